@@ -1,0 +1,101 @@
+// Package cmd is the perfstitch command line: Cobra wiring, options
+// structs and exit codes. The work is done by decode, stitch, symbolize and
+// output.
+package cmd
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"syscall"
+
+	"github.com/spf13/cobra"
+
+	"github.com/perfstitch/perfstitch/internal/iostreams"
+)
+
+// ExitCode is the process exit status.
+type ExitCode int
+
+// Exit codes.
+const (
+	ExitOK    ExitCode = 0 // success, or output closed by the reader
+	ExitError ExitCode = 1 // runtime error
+	ExitUsage ExitCode = 2 // bad flags or arguments
+)
+
+// Factory holds what commands get from their environment, so tests can
+// replace it.
+type Factory struct {
+	IO *iostreams.IOStreams
+	// Getenv reads environment variables (HOME for the build-id cache).
+	Getenv func(string) string
+}
+
+// Main runs perfstitch with the process's arguments and returns the exit
+// code.
+func Main() ExitCode {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	defer stop()
+	f := &Factory{IO: iostreams.System(), Getenv: os.Getenv}
+	return Run(ctx, f, os.Args[1:])
+}
+
+// Run runs the command line args against f and returns the exit code.
+func Run(ctx context.Context, f *Factory, args []string) ExitCode {
+	root := NewCmdRoot(f)
+	root.SetArgs(args)
+	root.SetIn(f.IO.In)
+	root.SetOut(f.IO.Out)
+	root.SetErr(f.IO.ErrOut)
+	_, err := root.ExecuteContextC(ctx)
+	return exitCode(f, err)
+}
+
+// FlagError is a usage mistake: bad flag values or arguments.
+type FlagError struct{ Err error }
+
+func (e *FlagError) Error() string { return e.Err.Error() }
+func (e *FlagError) Unwrap() error { return e.Err }
+
+// FlagErrorf returns a *FlagError with a formatted message.
+func FlagErrorf(format string, args ...any) error {
+	return &FlagError{Err: fmt.Errorf(format, args...)}
+}
+
+func exitCode(f *Factory, err error) ExitCode {
+	if err == nil {
+		return ExitOK
+	}
+	if errors.Is(err, syscall.EPIPE) {
+		return ExitOK
+	}
+	var fe *FlagError
+	if errors.As(err, &fe) || isCobraUsageError(err) {
+		fmt.Fprintf(f.IO.ErrOut, "perfstitch: %v\nRun 'perfstitch --help' for usage.\n", err)
+		return ExitUsage
+	}
+	fmt.Fprintf(f.IO.ErrOut, "perfstitch: %v\n", err)
+	return ExitError
+}
+
+// NewCmdRoot builds the command tree.
+func NewCmdRoot(f *Factory) *cobra.Command {
+	root := &cobra.Command{
+		Use:   "perfstitch <command> [flags] [perf.data]",
+		Short: "Stitch deferred user callchains in perf.data and print them like perf",
+		Long: `perfstitch reads a perf.data file (or a pipe-mode stream on stdin), joins
+deferred user callchains (perf record --call-graph fp,defer, Linux 6.19+) back
+onto the kernel samples they belong to, symbolizes every frame and prints the
+result as perf script text, JSON Lines, collapsed stacks or report tables.`,
+		SilenceErrors: true,
+		SilenceUsage:  true,
+	}
+	root.SetFlagErrorFunc(func(_ *cobra.Command, err error) error { return &FlagError{Err: err} })
+	root.AddCommand(NewCmdScript(f, nil))
+	root.AddCommand(NewCmdReport(f, nil))
+	root.AddCommand(NewCmdStats(f, nil))
+	return root
+}

@@ -1,0 +1,72 @@
+// Package symbolize resolves the addresses of stitched samples to frames —
+// symbol, offset and DSO — the way perf does: per-process address spaces
+// from MMAP/MMAP2/COMM/FORK/EXIT records (or /proc/PID/maps snapshots), ELF
+// symbol tables found through --symfs, build-id caches and debuglinks,
+// kallsyms for the kernel, perf-PID.map files for JIT code, and C++/Rust
+// demangling.
+//
+// Failures to symbolize are diagnostics, counted per DSO, never errors.
+//
+// The API is not yet stable.
+package symbolize
+
+import "github.com/perfstitch/perfstitch/stitch"
+
+// Reason says why a frame is not (fully) resolved.
+type Reason uint8
+
+// Reasons a frame has no symbol.
+const (
+	Resolved        Reason = iota // the frame has a symbol
+	NoMap                         // the address lies outside every known mapping
+	NotFound                      // the DSO file could not be found
+	BuildIDMismatch               // candidate files had another build id
+	NoSymbols                     // the DSO has no symbol covering the address
+	NoKallsyms                    // kernel address and no usable kallsyms
+	Special                       // a marker or cookie, not an address
+)
+
+// Frame is one resolved callchain entry (or the sample IP).
+type Frame struct {
+	// Addr is the address as recorded (absolute).
+	Addr uint64
+	// MapAddr is the address perf prints for callchain entries: the
+	// map-relative address (map_ip, the ELF virtual address) for user
+	// frames, Addr for kernel frames and unmapped addresses.
+	MapAddr uint64
+
+	// Symbol is the (demangled unless disabled) symbol name, "" when
+	// unresolved. Offset is Addr's offset from the symbol start.
+	Symbol string
+	Offset uint64
+
+	// DSO is the DSO name as perf prints it in perf script:
+	// "[kernel.kallsyms]", "/usr/lib/x86_64-linux-gnu/libc.so.6", "[vdso]",
+	// or "[unknown]" when no map covers the address.
+	DSO string
+	// DSOShort is perf's short name ("libc.so.6", "[kernel.kallsyms]").
+	DSOShort string
+	// BuildID is the DSO's build id in hex, "" if unknown.
+	BuildID string
+
+	Kernel bool   // resolved in the kernel address space
+	Reason Reason // Resolved, or why not
+	// Cookie marks the pseudo-frame perf prints for a deferred sample's
+	// cookie ("b00000006 (cookie) ([unknown])").
+	Cookie bool
+}
+
+// Event is a stitched sample with its frames resolved. It is the only
+// thing the output package consumes.
+type Event struct {
+	*stitch.Sample
+
+	// Comm is the command name of the thread at the time of the sample.
+	Comm string
+	// IP is the sample IP resolved (for -G style output).
+	IP Frame
+	// Frames are the callchain entries, leaf first, markers removed (the
+	// cookie of an unmerged deferred sample appears as a Cookie frame).
+	// Empty when the sample has no callchain.
+	Frames []Frame
+}
