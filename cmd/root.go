@@ -97,5 +97,8 @@ result as perf script text, JSON Lines, collapsed stacks or report tables.`,
 	root.AddCommand(NewCmdScript(f, nil))
 	root.AddCommand(NewCmdReport(f, nil))
 	root.AddCommand(NewCmdStats(f, nil))
+	root.AddCommand(NewCmdVersion(f))
+	root.AddCommand(newCmdGenMan(f))
+	addVersionFlag(root)
 	return root
 }
