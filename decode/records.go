@@ -134,6 +134,10 @@ type RecordCommon struct {
 	Format SampleFormat
 
 	PID, TID int32  // if SampleTID (or from the record body: MMAP, COMM, FORK, EXIT, ...); -1 if unknown
+	Time     uint64 // if SampleTime
+	ID       uint64 // if SampleID or SampleIdentifier
+	StreamID uint64 // if SampleStreamID
+	CPU      uint32 // if SampleCPU
 
 	// TrailerPID and TrailerTID are the pid/tid of the sample_id trailer
 	// (if SampleTID) of a record whose body also names a task (MMAP,
@@ -142,11 +146,6 @@ type RecordCommon struct {
 	// prints these on side-band lines (a FORK shows the parent's tid, a
 	// synthesized COMM shows 0).
 	TrailerPID, TrailerTID int32
-
-	Time     uint64 // if SampleTime
-	ID       uint64 // if SampleID or SampleIdentifier
-	StreamID uint64 // if SampleStreamID
-	CPU      uint32 // if SampleCPU
 }
 
 // CPUMode returns the cpumode bits of Misc.
