@@ -9,7 +9,11 @@
 // The API is not yet stable.
 package stitch
 
-import "github.com/perfstitch/perfstitch/decode"
+import (
+	"strconv"
+
+	"github.com/perfstitch/perfstitch/decode"
+)
 
 // State is the provenance of a delivered sample.
 type State uint8
@@ -28,7 +32,25 @@ const (
 	// NoRecord: no deferred record ever came (the thread exited, the input
 	// ended, or the pending cap released it); delivered without user part.
 	NoRecord
+	// Unmerged: with Options.NoMerge, a deferred sample delivered as
+	// recorded, without looking for its record (perf script
+	// --no-merge-callchains); the CALLCHAIN_DEFERRED records are delivered
+	// as records.
+	Unmerged
+
+	numStates
 )
+
+var stateNames = [numStates]string{"not-deferred", "stitched", "cookie-mismatch", "no-record", "unmerged"}
+
+// String returns the state's name as used in statistics and JSON
+// ("not-deferred", "stitched", "cookie-mismatch", "no-record", "unmerged").
+func (s State) String() string {
+	if s < numStates {
+		return stateNames[s]
+	}
+	return "state(" + strconv.Itoa(int(s)) + ")"
+}
 
 // Sample is a complete sample as delivered by the [Stitcher].
 type Sample struct {

@@ -1,0 +1,446 @@
+package stitch
+
+import "github.com/perfstitch/perfstitch/decode"
+
+// Options configure a [Stitcher].
+type Options struct {
+	// NoMerge passes samples and CALLCHAIN_DEFERRED records through
+	// unjoined, in source order (perf script --no-merge-callchains).
+	// Deferred samples are delivered in state Unmerged.
+	NoMerge bool
+
+	// MaxPending bounds the number of items held back to keep time order:
+	// deferred samples waiting for their record plus every record queued
+	// behind the oldest of them. When the bound is exceeded the oldest
+	// waiting sample is released as NoRecord (counted in
+	// Stats.NoRecordCap). 0 means unbounded, as in perf.
+	MaxPending int
+
+	// Lenient treats a sample whose callchain ends in the deferred marker
+	// as deferred even when its event lacks defer_callchain. perf 6.19
+	// treats such a sample as an ordinary one, and so does the Stitcher
+	// without Lenient. Samples of unknown events are always examined.
+	Lenient bool
+}
+
+// Stitcher joins deferred user callchains onto their samples. It reads a
+// time-ordered [Source] (decode.TimeOrder) and delivers every record of it,
+// except the CALLCHAIN_DEFERRED records it consumed, in the same order, with
+// deferred samples completed in place: the output is what the kernel would
+// have written without deferral. A deferred sample holds back everything
+// behind it until its record arrives, its thread exits, the input ends or
+// Options.MaxPending releases it.
+//
+// Matching follows perf 6.19 (tools/perf/util/session.c): a record joins
+// the waiting samples of its thread (tid) with its cookie; waiting samples
+// of the same thread with another cookie are delivered without their user
+// part (CookieMismatch); samples still waiting at the end are delivered
+// without it too (NoRecord). Records are never matched by event id or CPU,
+// except in the seed ABI, where a record whose event itself defers joins
+// only that event's samples. Samples are indexed per thread, so a record
+// costs time proportional to its thread's waiting samples.
+type Stitcher struct {
+	src  Source
+	opts Options
+
+	q          ring
+	pending    map[int32][]*entry // waiting samples per tid, oldest first
+	npending   int
+	lastCookie map[int32]uint64 // cookie of the last matching record per tid
+	free       []*entry
+	last       *entry // delivered by the previous Next, recycled by the next
+
+	cur     Sample // the sample delivered straight from the source
+	ev      Event
+	srcDone bool
+	err     error
+	stats   Stats
+}
+
+// entry is one held item: a sample (buf, copied from the source) or
+// another record (rec, cloned).
+type entry struct {
+	smp   Sample
+	buf   decode.Sample
+	rec   decode.Record
+	klen  int // length of the kernel part of a deferred sample's chain
+	tid   int32
+	ready bool // complete; may be delivered once everything before it was
+}
+
+// Causes of a NoRecord release.
+const (
+	causeExit = iota
+	causeEnd
+	causeCap
+)
+
+// New returns a Stitcher reading src.
+func New(src Source, opts Options) *Stitcher {
+	return &Stitcher{
+		src:        src,
+		opts:       opts,
+		pending:    make(map[int32][]*entry),
+		lastCookie: make(map[int32]uint64),
+	}
+}
+
+// Next advances to the next event and reports whether there is one. It
+// returns false at the end of the source or when the source failed (see
+// [Stitcher.Err]); samples still waiting then have been delivered as
+// NoRecord.
+func (s *Stitcher) Next() bool {
+	if s.last != nil {
+		s.recycle(s.last)
+		s.last = nil
+	}
+	for {
+		if s.q.n > 0 {
+			if e := s.q.front(); e.ready {
+				s.q.pop()
+				s.deliver(e)
+				return true
+			}
+		}
+		if s.srcDone {
+			if s.q.n == 0 {
+				return false
+			}
+			s.releaseAll()
+			continue
+		}
+		if !s.src.Next() {
+			s.srcDone = true
+			s.err = s.src.Err()
+			continue
+		}
+		if s.feed(s.src.Record()) {
+			return true
+		}
+	}
+}
+
+// Event returns the current event. It is valid until the next call to
+// Next.
+func (s *Stitcher) Event() Event { return s.ev }
+
+// Err returns the source's error, if it ended with one.
+func (s *Stitcher) Err() error { return s.err }
+
+// Stats returns the counts so far; they are complete once Next returned
+// false.
+func (s *Stitcher) Stats() *Stats { return &s.stats }
+
+// feed takes one source record. It reports true when the record is
+// delivered as it is (s.ev is set), false when it was consumed or queued.
+func (s *Stitcher) feed(r decode.Record) bool {
+	switch rec := r.(type) {
+	case *decode.Sample:
+		abi, cookie, klen := s.classify(rec)
+		if s.opts.NoMerge {
+			s.cur = Sample{Sample: rec, ABI: abi, Cookie: cookie, State: NotDeferred}
+			if abi != decode.DeferredNone {
+				s.cur.State = Unmerged
+			}
+			s.stats.Samples[s.cur.State]++
+			s.ev = Event{Sample: &s.cur}
+			return true
+		}
+		if abi == decode.DeferredNone {
+			if s.q.n == 0 {
+				s.cur = Sample{Sample: rec}
+				s.stats.Samples[NotDeferred]++
+				s.ev = Event{Sample: &s.cur}
+				return true
+			}
+			e := s.alloc()
+			copySample(&e.buf, rec)
+			e.smp = Sample{Sample: &e.buf}
+			e.ready = true
+			s.push(e)
+			return false
+		}
+		e := s.alloc()
+		copySample(&e.buf, rec)
+		e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
+		e.klen = klen
+		e.tid = sampleTID(rec)
+		s.pending[e.tid] = append(s.pending[e.tid], e)
+		s.npending++
+		if s.npending > s.stats.PendingHighWater {
+			s.stats.PendingHighWater = s.npending
+		}
+		s.push(e)
+		return false
+	case *decode.CallchainDeferred:
+		if s.opts.NoMerge {
+			s.stats.Records[rec.ABI%3]++
+			s.ev = Event{Record: r}
+			return true
+		}
+		s.record(rec)
+		return false
+	case *decode.Exit:
+		if !s.opts.NoMerge {
+			s.release(rec.TID, causeExit)
+			delete(s.lastCookie, rec.TID)
+		}
+	}
+	if s.q.n == 0 {
+		s.ev = Event{Record: r}
+		return true
+	}
+	e := s.alloc()
+	e.rec = r.Clone()
+	e.ready = true
+	s.push(e)
+	return false
+}
+
+// classify reports whether sample r deferred its user callchain, in which
+// ABI, with which cookie, and how long the kernel part of its chain is.
+func (s *Stitcher) classify(r *decode.Sample) (abi decode.DeferredABI, cookie uint64, klen int) {
+	if r.Format&decode.SampleCallchain == 0 {
+		return decode.DeferredNone, 0, 0
+	}
+	if !s.opts.Lenient && r.Attr != nil && !r.Attr.DeferCallchain() {
+		return decode.DeferredNone, 0, 0
+	}
+	ch := r.Callchain
+	n := len(ch)
+	switch {
+	case n >= 2 && ch[n-2] == decode.ContextUserDeferred:
+		return decode.DeferredCookie, ch[n-1], n - 2
+	case n >= 1 && ch[n-1] == decode.ContextUserDeferred:
+		return decode.DeferredSeed, 0, n - 1
+	}
+	return decode.DeferredNone, 0, 0
+}
+
+func sampleTID(r *decode.Sample) int32 {
+	if r.Format&decode.SampleTID == 0 {
+		return -1
+	}
+	return r.TID
+}
+
+// record joins a CALLCHAIN_DEFERRED record to the waiting samples of its
+// thread.
+func (s *Stitcher) record(rec *decode.CallchainDeferred) {
+	s.stats.Records[rec.ABI%3]++
+	if rec.Format&decode.SampleTID == 0 || rec.TID == -1 {
+		s.stats.UnknownTIDRecords++
+		return
+	}
+	tid := rec.TID
+	list := s.pending[tid]
+	matched := uint64(0)
+	keep := list[:0]
+	for _, e := range list {
+		switch {
+		case rec.ABI == decode.DeferredCookie && e.smp.ABI == decode.DeferredCookie:
+			if e.smp.Cookie == rec.Cookie {
+				s.join(e, rec.IPs)
+				matched++
+			} else {
+				e.smp.State = CookieMismatch
+				e.ready = true
+			}
+		case rec.ABI == decode.DeferredSeed && e.smp.ABI == decode.DeferredSeed && sameEvent(e, rec):
+			s.join(e, rec.IPs)
+			matched++
+		default:
+			keep = append(keep, e)
+			continue
+		}
+		s.npending--
+	}
+	clear(list[len(keep):])
+	if len(keep) == 0 {
+		delete(s.pending, tid)
+	} else {
+		s.pending[tid] = keep
+	}
+	switch {
+	case matched > 0:
+		s.stats.SamplesPerRecord.Add(matched)
+		if rec.ABI == decode.DeferredCookie {
+			s.lastCookie[tid] = rec.Cookie
+		}
+	case rec.ABI == decode.DeferredCookie && s.isLastCookie(tid, rec.Cookie):
+		s.stats.DuplicateRecords++
+	default:
+		s.stats.OrphanRecords++
+	}
+}
+
+func (s *Stitcher) isLastCookie(tid int32, cookie uint64) bool {
+	c, ok := s.lastCookie[tid]
+	return ok && c == cookie
+}
+
+// sameEvent reports whether a seed-ABI record may join e: records emitted
+// through an event that itself defers belong to that event's samples only
+// (each deferring event got its own record per kernel entry).
+func sameEvent(e *entry, rec *decode.CallchainDeferred) bool {
+	return rec.Attr == nil || !rec.Attr.DeferCallchain() || e.buf.Attr == nil || e.buf.Attr == rec.Attr
+}
+
+// join completes a waiting sample with the user PCs of its record: the
+// chain becomes the kernel part, PERF_CONTEXT_USER and the PCs, as the
+// kernel writes it without deferral.
+func (s *Stitcher) join(e *entry, ips []uint64) {
+	old := len(e.buf.Callchain)
+	ch := append(e.buf.Callchain[:e.klen], decode.ContextUser)
+	ch = append(ch, ips...)
+	e.buf.Callchain = ch
+	if size := int(e.buf.Size) + 8*(len(ch)-old); size > 0 && size <= 0xffff {
+		e.buf.Size = uint16(size)
+	}
+	e.smp.State = Stitched
+	e.ready = true
+}
+
+// release delivers the waiting samples of tid without user part.
+func (s *Stitcher) release(tid int32, cause int) {
+	list, ok := s.pending[tid]
+	if !ok {
+		return
+	}
+	for _, e := range list {
+		s.noRecord(e, cause)
+	}
+	clear(list)
+	delete(s.pending, tid)
+}
+
+// releaseAll delivers every waiting sample without user part (end of
+// input).
+func (s *Stitcher) releaseAll() {
+	for tid := range s.pending {
+		s.release(tid, causeEnd)
+	}
+}
+
+func (s *Stitcher) noRecord(e *entry, cause int) {
+	e.smp.State = NoRecord
+	e.ready = true
+	s.npending--
+	switch cause {
+	case causeExit:
+		s.stats.NoRecordAtExit++
+	case causeEnd:
+		s.stats.NoRecordAtEnd++
+	case causeCap:
+		s.stats.NoRecordCap++
+	}
+}
+
+// push queues e and enforces Options.MaxPending: the oldest waiting sample
+// is always at the front of the queue (a complete front is delivered before
+// the next record is read), and of its thread's list.
+func (s *Stitcher) push(e *entry) {
+	s.q.push(e)
+	if s.q.n > s.stats.QueueHighWater {
+		s.stats.QueueHighWater = s.q.n
+	}
+	if s.opts.MaxPending <= 0 || s.q.n <= s.opts.MaxPending {
+		return
+	}
+	front := s.q.front()
+	if front.ready || front.rec != nil {
+		return
+	}
+	list := s.pending[front.tid]
+	if len(list) == 0 || list[0] != front {
+		return // cannot happen: the front is its thread's oldest
+	}
+	s.noRecord(front, causeCap)
+	list[0] = nil
+	if len(list) == 1 {
+		delete(s.pending, front.tid)
+	} else {
+		s.pending[front.tid] = list[1:]
+	}
+}
+
+func (s *Stitcher) deliver(e *entry) {
+	if e.rec != nil {
+		s.ev = Event{Record: e.rec}
+	} else {
+		s.stats.Samples[e.smp.State]++
+		s.ev = Event{Sample: &e.smp}
+	}
+	s.last = e
+}
+
+func (s *Stitcher) alloc() *entry {
+	if n := len(s.free); n > 0 {
+		e := s.free[n-1]
+		s.free = s.free[:n-1]
+		return e
+	}
+	return new(entry)
+}
+
+// recycle keeps e's sample buffers for the next held sample. The free list
+// never grows beyond the queue's high-water mark.
+func (s *Stitcher) recycle(e *entry) {
+	e.rec = nil
+	e.smp = Sample{}
+	e.ready = false
+	s.free = append(s.free, e)
+}
+
+// copySample makes dst a deep copy of src, reusing dst's slices.
+func copySample(dst, src *decode.Sample) {
+	cc, rv, raw := dst.Callchain, dst.Read.Values, dst.Raw
+	br, bc := dst.Branches, dst.BranchCounters
+	ru, su, ri, aux := dst.RegsUser, dst.StackUser, dst.RegsIntr, dst.Aux
+	*dst = *src
+	dst.Callchain = reuse(cc, src.Callchain)
+	dst.Read.Values = reuse(rv, src.Read.Values)
+	dst.Raw = reuse(raw, src.Raw)
+	dst.Branches = reuse(br, src.Branches)
+	dst.BranchCounters = reuse(bc, src.BranchCounters)
+	dst.RegsUser = reuse(ru, src.RegsUser)
+	dst.StackUser = reuse(su, src.StackUser)
+	dst.RegsIntr = reuse(ri, src.RegsIntr)
+	dst.Aux = reuse(aux, src.Aux)
+}
+
+// reuse copies src into buf's storage; a nil src stays nil.
+func reuse[T any](buf, src []T) []T {
+	if src == nil {
+		return nil
+	}
+	return append(buf[:0], src...)
+}
+
+// ring is a FIFO of entries.
+type ring struct {
+	buf  []*entry
+	head int
+	n    int
+}
+
+func (r *ring) front() *entry { return r.buf[r.head] }
+
+func (r *ring) push(e *entry) {
+	if r.n == len(r.buf) {
+		nb := make([]*entry, max(16, 2*len(r.buf)))
+		k := copy(nb, r.buf[r.head:])
+		copy(nb[k:], r.buf[:r.head])
+		r.buf, r.head = nb, 0
+	}
+	r.buf[(r.head+r.n)%len(r.buf)] = e
+	r.n++
+}
+
+func (r *ring) pop() *entry {
+	e := r.buf[r.head]
+	r.buf[r.head] = nil
+	r.head = (r.head + 1) % len(r.buf)
+	r.n--
+	return e
+}
