@@ -1,0 +1,272 @@
+package output
+
+import (
+	"bufio"
+	"io"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/stitch"
+	"github.com/perfstitch/perfstitch/symbolize"
+)
+
+// CollapsedOptions are the options of stackcollapse-perf.pl that
+// perfstitch supports.
+type CollapsedOptions struct {
+	// PID appends "-PID" to the process name (--pid); TID appends
+	// "-PID/TID" (--tid). Unlike stackcollapse-perf.pl fed with perf's
+	// default fields (which has no pid and prints "-?"), the real pid is
+	// used, as when perf script is run with -F comm,pid,tid,....
+	PID, TID bool
+	// Kernel appends "_[k]" to kernel frames (--kernel), JIT appends
+	// "_[j]" to frames of /tmp/perf-PID.map (--jit); All sets both (--all).
+	Kernel, JIT, All bool
+	// Addrs writes unresolved frames as "[dso <addr>]" (--addrs).
+	Addrs bool
+	// EventFilter keeps only samples of the named event; "" keeps the
+	// event of the first sample (--event-filter).
+	EventFilter string
+}
+
+// Collapsed aggregates samples into folded stacks, one line per distinct
+// stack with its summed period, sorted, exactly as
+// `perf script | stackcollapse-perf.pl` prints them. It writes in Flush.
+type Collapsed struct {
+	w    *bufio.Writer
+	warn io.Writer
+	opts CollapsedOptions
+	text *Text // perf script's default-field configuration and header
+
+	counts    map[string]uint64
+	filter    string
+	defaulted bool
+	warned    bool
+	stack     []byte
+	frames    [][]byte
+	hdr       []byte
+}
+
+// NewCollapsed returns a Collapsed writer on w. Diagnostics that
+// stackcollapse-perf.pl prints on stderr (the event filter note) go to
+// warn, which may be nil.
+func NewCollapsed(w io.Writer, warn io.Writer, attrs func() []*decode.EventAttr, opts CollapsedOptions) *Collapsed {
+	if opts.All {
+		opts.Kernel, opts.JIT = true, true
+	}
+	return &Collapsed{
+		w:      bufio.NewWriterSize(w, bufferSize),
+		warn:   warn,
+		opts:   opts,
+		text:   NewText(io.Discard, attrs, TextOptions{}),
+		counts: make(map[string]uint64),
+		filter: opts.EventFilter,
+	}
+}
+
+// headerRE is stackcollapse-perf.pl's "event record start" pattern, used
+// only for the rare comms that the fast path cannot split the same way.
+var headerRE = regexp.MustCompile(`^(\S.+?)\s+(\d+)/*(\d+)*\s+`)
+
+// Add folds one sample.
+func (c *Collapsed) Add(ev *symbolize.Event) error {
+	cfg, err := c.text.set.config(ev.Attr)
+	if err != nil || cfg == nil || cfg.fields == 0 {
+		return err
+	}
+	// A sample printed on one line (no callchain) never ends in a blank
+	// line, so stackcollapse-perf.pl never counts it.
+	if cfg.fields&FieldIP == 0 || !cfg.callchain || ev.Format&decode.SampleCallchain == 0 {
+		return nil
+	}
+	period := uint64(1)
+	if cfg.fields&FieldEvent != 0 {
+		if cfg.fields&FieldPeriod != 0 && ev.Sample.Period != 0 {
+			period = ev.Sample.Period
+		}
+		event := cfg.name
+		if i := strings.LastIndexAny(event, " \t"); i >= 0 {
+			event = event[i+1:]
+		}
+		switch {
+		case c.filter == "":
+			c.filter = event
+			c.defaulted = true
+		case event != c.filter:
+			if c.defaulted && !c.warned && c.warn != nil {
+				io.WriteString(c.warn, "Filtering for events of type: "+event+"\n")
+			}
+			c.warned = true
+			return nil
+		}
+	}
+	pname, ok := c.pname(cfg, ev)
+	if !ok {
+		return nil
+	}
+	java := strings.HasPrefix(pname, "java")
+
+	frames := ev.Frames
+	if len(frames) > DefaultMaxStack {
+		frames = frames[:DefaultMaxStack]
+	}
+	// Frames are leaf first; the folded stack is root first.
+	st := append(c.stack[:0], pname...)
+	for i := len(frames) - 1; i >= 0; i-- {
+		st = c.appendFrame(st, &frames[i], ev, java)
+	}
+	c.stack = st
+	if n, ok := c.counts[string(st)]; ok {
+		c.counts[string(st)] = n + period
+	} else {
+		c.counts[string(st)] = period
+	}
+	return nil
+}
+
+// pname returns the process name stackcollapse-perf.pl derives from the
+// header line, and false when it would ignore the sample (empty or "0").
+func (c *Collapsed) pname(cfg *evConfig, ev *symbolize.Event) (string, bool) {
+	comm := commOf(ev.Comm, ev.Sample.TID)
+	name := comm
+	if len(comm) < 2 || strings.ContainsAny(comm, " \t\n\r\f\v") || cfg.fields&FieldComm == 0 {
+		c.hdr = c.text.appendSampleHeader(c.hdr[:0], cfg, ev)
+		m := headerRE.FindSubmatch(c.hdr)
+		if m == nil {
+			return "", false
+		}
+		name = string(m[1])
+	}
+	switch {
+	case c.opts.TID:
+		name += "-" + strconv.Itoa(int(ev.Sample.PID)) + "/" + strconv.Itoa(int(ev.Sample.TID))
+	case c.opts.PID:
+		name += "-" + strconv.Itoa(int(ev.Sample.PID))
+	}
+	name = strings.ReplaceAll(name, " ", "_")
+	if name == "" || name == "0" {
+		return "", false
+	}
+	return name, true
+}
+
+// appendFrame appends ";func" for one frame, as stackcollapse-perf.pl
+// turns the line "ip sym+off (dso)" into a function name.
+func (c *Collapsed) appendFrame(st []byte, fr *symbolize.Frame, ev *symbolize.Event, java bool) []byte {
+	raw := fr.Symbol
+	switch {
+	case fr.Cookie && ev.Sample.State != stitch.CookieMismatch:
+		return st // "(cookie)": skipped like a process name
+	case raw == "":
+		raw = "[unknown]"
+	case raw[0] == '(':
+		return st // stackcollapse-perf.pl skips "(...)" names
+	}
+	mod := fr.DSO
+	if mod == "" {
+		mod = "[unknown]"
+	}
+	pieces := strings.Split(raw, "->")
+	for len(pieces) > 0 && pieces[len(pieces)-1] == "" {
+		pieces = pieces[:len(pieces)-1] // Perl's split drops trailing empty fields
+	}
+	for i, piece := range pieces {
+		f := piece
+		if f == "[unknown]" {
+			if mod != "[unknown]" {
+				f = mod
+				if j := strings.LastIndexByte(f, '/'); j >= 0 {
+					f = f[j+1:]
+				}
+			} else {
+				f = "unknown"
+			}
+			if c.opts.Addrs {
+				f = "[" + f + " <" + strconv.FormatUint(fr.MapAddr, 16) + ">]"
+			} else {
+				f = "[" + f + "]"
+			}
+		}
+		f = tidyGeneric(f)
+		if java && strings.Contains(f, "/") {
+			f = strings.TrimPrefix(f, "L")
+		}
+		switch {
+		case i > 0:
+			if !strings.Contains(f, "_[i]") {
+				f += "_[i]"
+			}
+		case c.opts.Kernel && (strings.HasPrefix(mod, "[") || strings.HasSuffix(mod, "vmlinux")) && !strings.Contains(mod, "unknown"):
+			f += "_[k]"
+		case c.opts.JIT && isPerfMap(mod):
+			if !strings.Contains(f, "_[j]") {
+				f += "_[j]"
+			}
+		}
+		st = append(st, ';')
+		st = append(st, f...)
+	}
+	return st
+}
+
+// tidyGeneric is stackcollapse-perf.pl's $tidy_generic step.
+func tidyGeneric(f string) string {
+	f = strings.ReplaceAll(f, ";", ":")
+	goMethod := false
+	if i := strings.Index(f, ".("); i >= 0 && strings.Contains(f[i+2:], ").") {
+		goMethod = true
+	}
+	if !goMethod {
+		for i := 0; i < len(f); i++ {
+			if f[i] == '(' && !strings.HasPrefix(f[i+1:], "anonymous namespace)") {
+				f = f[:i]
+				break
+			}
+		}
+	}
+	if strings.ContainsAny(f, `"'`) {
+		f = strings.NewReplacer(`"`, "", `'`, "").Replace(f)
+	}
+	return f
+}
+
+// isPerfMap matches m:/tmp/perf-\d+\.map:.
+func isPerfMap(mod string) bool {
+	for {
+		i := strings.Index(mod, "/tmp/perf-")
+		if i < 0 {
+			return false
+		}
+		rest := mod[i+len("/tmp/perf-"):]
+		n := 0
+		for n < len(rest) && rest[n] >= '0' && rest[n] <= '9' {
+			n++
+		}
+		if n > 0 && strings.HasPrefix(rest[n:], ".map") {
+			return true
+		}
+		mod = mod[i+1:]
+	}
+}
+
+// Flush writes the folded stacks, sorted bytewise as Perl's sort does.
+func (c *Collapsed) Flush() error {
+	keys := make([]string, 0, len(c.counts))
+	for k := range c.counts {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	var b []byte
+	for _, k := range keys {
+		b = append(b[:0], k...)
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, c.counts[k], 10)
+		b = append(b, '\n')
+		if _, err := c.w.Write(b); err != nil {
+			return err
+		}
+	}
+	return c.w.Flush()
+}

@@ -1,0 +1,217 @@
+package output
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/perfstitch/perfstitch/decode"
+)
+
+// Field is a perf script output field (perf script -F).
+type Field uint32
+
+// Output fields, named as perf script -F names them.
+const (
+	FieldComm   Field = 1 << iota // comm
+	FieldTID                      // tid
+	FieldPID                      // pid
+	FieldTime                     // time
+	FieldCPU                      // cpu
+	FieldEvent                    // event
+	FieldIP                       // ip (and the callchain)
+	FieldSym                      // sym
+	FieldSymOff                   // symoff
+	FieldDSO                      // dso
+	FieldAddr                     // addr
+	FieldPeriod                   // period
+)
+
+// fieldNames is perf's all_output_options order for the fields supported.
+var fieldNames = []struct {
+	name string
+	f    Field
+}{
+	{"comm", FieldComm}, {"tid", FieldTID}, {"pid", FieldPID}, {"time", FieldTime},
+	{"cpu", FieldCPU}, {"event", FieldEvent}, {"ip", FieldIP}, {"sym", FieldSym},
+	{"dso", FieldDSO}, {"addr", FieldAddr}, {"symoff", FieldSymOff}, {"period", FieldPeriod},
+}
+
+// FieldNames lists the field names -F accepts, for help and completion.
+func FieldNames() []string {
+	names := make([]string, len(fieldNames))
+	for i, n := range fieldNames {
+		names[i] = n.name
+	}
+	return names
+}
+
+func (f Field) name() string {
+	for _, n := range fieldNames {
+		if n.f == f {
+			return n.name
+		}
+	}
+	return "?"
+}
+
+// FieldsMode says how a [Fields] value changes perf's default fields.
+type FieldsMode uint8
+
+// Fields modes.
+const (
+	FieldsDefault FieldsMode = iota // no -F: perf's defaults per event type
+	FieldsSet                       // -F a,b,c: exactly these fields
+	FieldsModify                    // -F +a,-b: the defaults plus and minus some
+)
+
+// Fields is the value of perf script's -F/--fields option. The zero value
+// means perf's defaults. It implements pflag.Value.
+type Fields struct {
+	Mode   FieldsMode
+	Only   Field // FieldsSet: the fields to print
+	Add    Field // FieldsModify: fields added to the defaults
+	Remove Field // FieldsModify: fields removed from the defaults
+	raw    string
+}
+
+// ParseFields parses a perf -F list: "comm,tid,ip" or "+period,-cpu".
+// Event-type prefixes ("sw:...") are not supported.
+func ParseFields(s string) (Fields, error) {
+	var fs Fields
+	if err := fs.Set(s); err != nil {
+		return Fields{}, err
+	}
+	return fs, nil
+}
+
+// Set parses s (see [ParseFields]).
+func (fs *Fields) Set(s string) error {
+	var out Fields
+	out.raw = s
+	if i := strings.IndexByte(s, ':'); i >= 0 {
+		return fmt.Errorf("event type prefix %q in -F is not supported", s[:i+1])
+	}
+	if strings.TrimSpace(s) == "" {
+		return errors.New("empty field list")
+	}
+	for _, tok := range strings.Split(s, ",") {
+		mode := FieldsSet
+		switch {
+		case strings.HasPrefix(tok, "+"), strings.HasPrefix(tok, "-"):
+			mode = FieldsModify
+		}
+		if out.Mode != FieldsDefault && out.Mode != mode {
+			return errors.New("cannot mix +-field with overridden fields")
+		}
+		out.Mode = mode
+		name := strings.TrimLeft(tok, "+-")
+		var f Field
+		for _, n := range fieldNames {
+			if n.name == name {
+				f = n.f
+			}
+		}
+		if f == 0 {
+			return fmt.Errorf("invalid field requested: %q (known: %s)", name, strings.Join(FieldNames(), ", "))
+		}
+		switch {
+		case mode == FieldsSet:
+			out.Only |= f
+		case tok[0] == '+':
+			out.Add |= f
+			out.Remove &^= f
+		default:
+			out.Remove |= f
+			out.Add &^= f
+		}
+	}
+	*fs = out
+	return nil
+}
+
+// String returns the list as given.
+func (fs *Fields) String() string { return fs.raw }
+
+// Type names the flag value type in help output.
+func (fs *Fields) Type() string { return "fields" }
+
+// userSet returns the fields the user named explicitly.
+func (fs *Fields) userSet() Field {
+	switch fs.Mode {
+	case FieldsSet:
+		return fs.Only
+	case FieldsModify:
+		return fs.Add
+	}
+	return 0
+}
+
+// defaultFields are perf 6.1's output[] defaults per event type.
+func defaultFields(t decode.AttrType) Field {
+	const common = FieldComm | FieldTID | FieldCPU | FieldTime | FieldEvent
+	switch t {
+	case decode.AttrTypeTracepoint:
+		return common
+	case decode.AttrTypeRaw:
+		return common | FieldIP | FieldSym | FieldSymOff | FieldDSO | FieldPeriod | FieldAddr
+	}
+	return common | FieldIP | FieldSym | FieldSymOff | FieldDSO | FieldPeriod
+}
+
+// resolveFields computes the fields printed for events of attr's type, the
+// way perf_session__check_output_opt does for the first event of each
+// type: fields the samples cannot provide are dropped when they are
+// defaults and are an error when the user asked for them.
+func resolveFields(fs *Fields, attr *decode.EventAttr) (Field, error) {
+	fields := defaultFields(attr.Type)
+	switch fs.Mode {
+	case FieldsSet:
+		fields = fs.Only
+	case FieldsModify:
+		fields = (fields | fs.Add) &^ fs.Remove
+	}
+	user := fs.userSet()
+	st := attr.SampleType
+	check := func(need decode.SampleFormat, msg string, f Field) error {
+		if fields&f == 0 || st&need != 0 {
+			return nil
+		}
+		if user&f != 0 {
+			return fmt.Errorf("samples for '%s' event do not have %s attribute set, cannot print '%s' field", attr.Name, msg, f.name())
+		}
+		fields &^= f
+		return nil
+	}
+	if err := check(decode.SampleIP, "IP", FieldIP); err != nil {
+		return 0, err
+	}
+	if err := check(decode.SampleAddr, "ADDR", FieldAddr); err != nil {
+		return 0, err
+	}
+	if fields&FieldSym != 0 && fields&(FieldIP|FieldAddr) == 0 {
+		return 0, errors.New("display of symbols requested but neither sample IP nor sample address is selected")
+	}
+	if fields&FieldSymOff != 0 && fields&FieldSym == 0 {
+		return 0, errors.New("display of offsets requested but symbol is not selected")
+	}
+	if fields&FieldDSO != 0 && fields&(FieldIP|FieldAddr) == 0 {
+		return 0, errors.New("display of DSO requested but no address to convert")
+	}
+	if fields&(FieldPID|FieldTID) != 0 && st&decode.SampleTID == 0 {
+		if user&(FieldPID|FieldTID) != 0 {
+			return 0, fmt.Errorf("samples for '%s' event do not have TID attribute set, cannot print 'tid' field", attr.Name)
+		}
+		fields &^= FieldPID | FieldTID
+	}
+	if err := check(decode.SampleTime, "TIME", FieldTime); err != nil {
+		return 0, err
+	}
+	if err := check(decode.SampleCPU, "CPU", FieldCPU); err != nil {
+		return 0, err
+	}
+	if err := check(decode.SamplePeriod, "PERIOD", FieldPeriod); err != nil {
+		return 0, err
+	}
+	return fields, nil
+}

@@ -1,0 +1,78 @@
+package output
+
+import (
+	"fmt"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/symbolize"
+)
+
+// Format is the output format of perfstitch script. It implements
+// pflag.Value, so it can be bound to a flag directly.
+type Format int
+
+// Output formats.
+const (
+	FormatText      Format = iota // perf script text
+	FormatJSON                    // JSON Lines, see docs/json.md
+	FormatCollapsed               // stackcollapse-perf.pl folded stacks
+)
+
+var formatNames = [...]string{"text", "json", "collapsed"}
+
+// FormatNames lists the accepted values of a Format flag, for help and
+// shell completion.
+func FormatNames() []string { return formatNames[:] }
+
+// String returns the format's name.
+func (f Format) String() string {
+	if f >= 0 && int(f) < len(formatNames) {
+		return formatNames[f]
+	}
+	return fmt.Sprintf("format(%d)", int(f))
+}
+
+// Set parses a format name.
+func (f *Format) Set(s string) error {
+	for i, n := range formatNames {
+		if s == n {
+			*f = Format(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown format %q (want text, json or collapsed)", s)
+}
+
+// Type names the flag value type in help output.
+func (f *Format) Type() string { return "format" }
+
+// Sink consumes resolved samples. Text and JSON sinks write in Add;
+// aggregating sinks (collapsed, report) write in Flush. Flush must be
+// called once at the end; it flushes the sink's buffer too.
+type Sink interface {
+	Add(ev *symbolize.Event) error
+	Flush() error
+}
+
+// RecordSink is a Sink that also prints side-band records (perf script
+// --show-task-events, --show-mmap-events, --show-lost-events, and the
+// CALLCHAIN_DEFERRED records of --no-merge-callchains).
+type RecordSink interface {
+	Sink
+	AddRecord(r *Record) error
+}
+
+// Record is a non-sample record handed to a [RecordSink], with what the
+// pipeline knows about its thread.
+type Record struct {
+	decode.Record
+
+	// Comm is the command name of the record's thread as perf shows it
+	// (after processing COMM and FORK records, before EXIT); "" when the
+	// record names no thread (tid -1), printed as ":-1".
+	Comm string
+
+	// Frames are the resolved user frames of a CALLCHAIN_DEFERRED record,
+	// leaf first.
+	Frames []symbolize.Frame
+}

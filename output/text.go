@@ -1,0 +1,233 @@
+package output
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/stitch"
+	"github.com/perfstitch/perfstitch/symbolize"
+)
+
+// DefaultMaxStack is perf's default --max-stack (PERF_MAX_STACK_DEPTH).
+const DefaultMaxStack = 127
+
+// bufferSize is the size of the output buffers.
+const bufferSize = 256 << 10
+
+// TextOptions are the perf script options that change the text output.
+type TextOptions struct {
+	// Fields is -F; the zero value prints perf's defaults.
+	Fields Fields
+	// HideCallchain is -G/--hide-call-graph.
+	HideCallchain bool
+	// NS prints times with nanoseconds (--ns).
+	NS bool
+	// RelTime prints times relative to the first printed record (--reltime).
+	RelTime bool
+	// MaxStack is --max-stack; 0 means [DefaultMaxStack].
+	MaxStack int
+}
+
+// Text writes perf script text. It is a [RecordSink].
+type Text struct {
+	w     *bufio.Writer
+	opts  TextOptions
+	attrs func() []*decode.EventAttr
+	set   eventSet
+
+	initialTime uint64
+	buf         []byte
+}
+
+// NewText returns a Text writer on w. attrs returns the events of the
+// recording (it may grow in pipe mode); it is called when an event is
+// first seen.
+func NewText(w io.Writer, attrs func() []*decode.EventAttr, opts TextOptions) *Text {
+	if opts.MaxStack <= 0 {
+		opts.MaxStack = DefaultMaxStack
+	}
+	return &Text{
+		w:     bufio.NewWriterSize(w, bufferSize),
+		opts:  opts,
+		attrs: attrs,
+		set:   eventSet{fields: opts.Fields, hideCallchain: opts.HideCallchain, attrs: attrs},
+		buf:   make([]byte, 0, 4096),
+	}
+}
+
+// CheckFields resolves the fields of every event known so far, returning
+// the error perf would print for a field the samples cannot provide
+// ("samples for 'cpu-clock' event do not have CPU attribute set ...").
+func (t *Text) CheckFields() error { return t.set.checkAll() }
+
+// Add prints one sample.
+func (t *Text) Add(ev *symbolize.Event) error {
+	cfg, err := t.set.config(ev.Attr)
+	if err != nil {
+		return err
+	}
+	if cfg == nil || cfg.fields == 0 {
+		return nil
+	}
+	b := t.appendSampleHeader(t.buf[:0], cfg, ev)
+	if cfg.fields&FieldIP != 0 {
+		if cfg.callchain && ev.Format&decode.SampleCallchain != 0 {
+			b = append(b, '\n')
+			b = t.appendFrames(b, cfg.fields, ev.Frames, ev.Sample)
+		} else {
+			b = append(b, ' ')
+			b = appendHexPad(b, ev.Sample.IP, 16)
+			b = appendSymDSO(b, cfg.fields, &ev.IP, false)
+		}
+	}
+	b = append(b, '\n')
+	t.buf = b
+	_, err = t.w.Write(b)
+	return err
+}
+
+// appendSampleHeader appends what perf prints before the IP of a sample:
+// comm, tid, cpu, time, period, event name and addr.
+func (t *Text) appendSampleHeader(b []byte, cfg *evConfig, ev *symbolize.Event) []byte {
+	s := ev.Sample.Sample
+	b = t.appendStart(b, cfg, commOf(ev.Comm, s.TID), s.PID, s.TID, s.CPU, s.Time)
+	if cfg.fields&FieldPeriod != 0 {
+		b = appendUintPad(b, s.Period, 10)
+		b = append(b, ' ')
+	}
+	if cfg.fields&FieldEvent != 0 {
+		b = appendPadLeft(b, cfg.name, t.set.nameWidth)
+		b = append(b, ':', ' ')
+	}
+	if cfg.fields&FieldAddr != 0 {
+		b = appendHexPad(b, s.Addr, 16)
+	}
+	return b
+}
+
+// commOf returns the comm perf prints for a thread that has comm c: a
+// thread without one is named ":TID".
+func commOf(c string, tid int32) string {
+	if c != "" {
+		return c
+	}
+	return ":" + strconv.Itoa(int(tid))
+}
+
+// appendStart is perf_sample__fprintf_start.
+func (t *Text) appendStart(b []byte, cfg *evConfig, comm string, pid, tid int32, cpu uint32, tm uint64) []byte {
+	f := cfg.fields
+	if f&FieldComm != 0 {
+		if f&FieldIP != 0 && cfg.callchain {
+			b = append(b, comm...)
+			b = append(b, ' ')
+		} else {
+			b = appendPadLeft(b, comm, 16)
+			b = append(b, ' ')
+		}
+	}
+	switch {
+	case f&FieldPID != 0 && f&FieldTID != 0:
+		b = appendIntPad(b, int64(pid), 5)
+		b = append(b, '/')
+		b = appendIntPadRight(b, int64(tid), 5)
+		b = append(b, ' ')
+	case f&FieldPID != 0:
+		b = appendIntPad(b, int64(pid), 5)
+		b = append(b, ' ')
+	case f&FieldTID != 0:
+		b = appendIntPad(b, int64(tid), 5)
+		b = append(b, ' ')
+	}
+	if f&FieldCPU != 0 {
+		b = append(b, '[')
+		c := int64(int32(cpu))
+		if c < 0 {
+			b = append(b, '-')
+			c = -c
+			b = appendZeroPad(b, uint64(c), 2)
+		} else {
+			b = appendZeroPad(b, uint64(c), 3)
+		}
+		b = append(b, ']', ' ')
+	}
+	if f&FieldTime != 0 {
+		if t.opts.RelTime {
+			if t.initialTime == 0 {
+				t.initialTime = tm
+			}
+			tm -= t.initialTime
+		}
+		secs, nsecs := tm/1e9, tm%1e9
+		if t.opts.NS {
+			b = appendUintPad(b, secs, 5)
+			b = append(b, '.')
+			b = appendZeroPad(b, nsecs, 9)
+		} else {
+			var tmp [32]byte
+			ts := strconv.AppendUint(tmp[:0], secs, 10)
+			ts = append(ts, '.')
+			ts = appendZeroPad(ts, nsecs/1000, 6)
+			b = appendPadLeftBytes(b, ts, 12)
+		}
+		b = append(b, ':', ' ')
+	}
+	return b
+}
+
+// appendFrames appends one line per callchain entry
+// (sample__fprintf_callchain), at most MaxStack of them.
+func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, s *stitch.Sample) []byte {
+	if len(frames) > t.opts.MaxStack {
+		frames = frames[:t.opts.MaxStack]
+	}
+	// perf prints "(cookie)" while the sample is still flagged deferred:
+	// not merged, and not delivered after a cookie mismatch.
+	cookieTag := s == nil || s.State != stitch.CookieMismatch
+	for i := range frames {
+		fr := &frames[i]
+		if fields&FieldIP != 0 {
+			b = append(b, '\t')
+			b = appendHexPad(b, fr.MapAddr, 16)
+		}
+		b = appendSymDSO(b, fields, fr, fr.Cookie && cookieTag)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// appendSymDSO appends " sym+0xoff (dso)" as the fields ask
+// (__symbol__fprintf_symname_offs and map__fprintf_dsoname); cookie prints
+// perf 6.19's "(cookie)" in place of the symbol.
+func appendSymDSO(b []byte, fields Field, fr *symbolize.Frame, cookie bool) []byte {
+	if fields&FieldSym != 0 {
+		b = append(b, ' ')
+		switch {
+		case cookie:
+			b = append(b, "(cookie)"...)
+		case fr.Symbol != "":
+			b = append(b, fr.Symbol...)
+			if fields&FieldSymOff != 0 {
+				b = append(b, '+', '0', 'x')
+				b = strconv.AppendUint(b, fr.Offset, 16)
+			}
+		default:
+			b = append(b, "[unknown]"...)
+		}
+	}
+	if fields&FieldDSO != 0 {
+		b = append(b, ' ', '(')
+		if fr.DSO != "" {
+			b = append(b, fr.DSO...)
+		} else {
+			b = append(b, "[unknown]"...)
+		}
+		b = append(b, ')')
+	}
+	return b
+}
+
+// Flush writes what is buffered.
+func (t *Text) Flush() error { return t.w.Flush() }

@@ -1,0 +1,189 @@
+package output
+
+import (
+	"strconv"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/symbolize"
+)
+
+// AddRecord prints a side-band record the way perf script does with
+// --show-task-events (COMM, FORK, EXIT), --show-mmap-events (MMAP, MMAP2)
+// and --show-lost-events (LOST), and a CALLCHAIN_DEFERRED record as perf
+// 6.19 does with --no-merge-callchains. Other records are ignored.
+func (t *Text) AddRecord(r *Record) error {
+	c := r.Common()
+	attr := c.Attr
+	if attr == nil {
+		attr = t.set.first()
+	}
+	var cfg *evConfig
+	if attr != nil {
+		var err error
+		if cfg, err = t.set.config(attr); err != nil {
+			return err
+		}
+	}
+	if d, ok := r.Record.(*decode.CallchainDeferred); ok {
+		return t.addDeferred(r, d, cfg)
+	}
+	// The pid/tid of the record body: they select the thread whose comm
+	// is printed; the sample_id values are printed (print_event_with_time).
+	pid, tid := c.PID, c.TID
+	var ts uint64
+	switch rr := r.Record.(type) {
+	case *decode.Fork:
+		ts = rr.Time
+	case *decode.Exit:
+		ts = rr.Time
+	case *decode.Mmap, *decode.Comm, *decode.Lost:
+	default:
+		return nil
+	}
+	spid, stid, cpu, tm := c.TrailerPID, c.TrailerTID, c.CPU, c.Time
+	if _, lost := r.Record.(*decode.Lost); lost {
+		spid, stid = pid, tid
+	}
+	if attr != nil && !attr.SampleIDAll() {
+		spid, stid, cpu, tm = pid, tid, 0, ts
+	}
+	b := t.buf[:0]
+	if cfg != nil {
+		comm := ":-1"
+		if tid != -1 {
+			comm = commOf(r.Comm, tid)
+		}
+		b = t.appendStart(b, cfg, comm, spid, stid, cpu, tm)
+	}
+	b = appendRecordBody(b, r.Record)
+	t.buf = b
+	_, err := t.w.Write(b)
+	return err
+}
+
+// appendRecordBody is perf_event__fprintf for the record types perf script
+// shows: "PERF_RECORD_<TYPE>" and the type's own text, with a newline.
+func appendRecordBody(b []byte, rec decode.Record) []byte {
+	b = append(b, "PERF_RECORD_"...)
+	switch r := rec.(type) {
+	case *decode.Mmap:
+		if r.V2 {
+			b = append(b, "MMAP2"...)
+		} else {
+			b = append(b, "MMAP"...)
+		}
+		b = append(b, ' ')
+		b = strconv.AppendInt(b, int64(r.PID), 10)
+		b = append(b, '/')
+		b = strconv.AppendInt(b, int64(r.TID), 10)
+		b = append(b, ": ["...)
+		b = appendAltHex(b, r.Addr)
+		b = append(b, '(')
+		b = appendAltHex(b, r.Len)
+		b = append(b, ") @ "...)
+		b = appendAltHex(b, r.Pgoff)
+		if !r.V2 {
+			b = append(b, "]: "...)
+			if r.Misc&decode.MiscMmapData != 0 {
+				b = append(b, 'r')
+			} else {
+				b = append(b, 'x')
+			}
+		} else {
+			if r.Misc&decode.MiscMmapBuildID != 0 {
+				b = append(b, " <"...)
+				for _, x := range r.BuildID {
+					b = appendHex02(b, uint32(x))
+				}
+				b = append(b, '>')
+			} else {
+				b = append(b, ' ')
+				b = appendHex02(b, r.Maj)
+				b = append(b, ':')
+				b = appendHex02(b, r.Min)
+				b = append(b, ' ')
+				b = strconv.AppendUint(b, r.Ino, 10)
+				b = append(b, ' ')
+				b = strconv.AppendUint(b, r.InoGeneration, 10)
+			}
+			b = append(b, "]: "...)
+			b = append(b, protChar(r.Prot&1 != 0, 'r'), protChar(r.Prot&2 != 0, 'w'), protChar(r.Prot&4 != 0, 'x'))
+			if r.Flags&1 != 0 { // MAP_SHARED
+				b = append(b, 's')
+			} else {
+				b = append(b, 'p')
+			}
+		}
+		b = append(b, ' ')
+		b = append(b, r.Filename...)
+	case *decode.Comm:
+		b = append(b, "COMM"...)
+		if r.Exec() {
+			b = append(b, " exec"...)
+		}
+		b = append(b, ": "...)
+		b = append(b, r.Comm...)
+		b = append(b, ':')
+		b = strconv.AppendInt(b, int64(r.PID), 10)
+		b = append(b, '/')
+		b = strconv.AppendInt(b, int64(r.TID), 10)
+	case *decode.Fork:
+		b = append(b, "FORK"...)
+		b = appendTaskPair(b, r.PID, r.TID, r.PPID, r.PTID)
+	case *decode.Exit:
+		b = append(b, "EXIT"...)
+		b = appendTaskPair(b, r.PID, r.TID, r.PPID, r.PTID)
+	case *decode.Lost:
+		b = append(b, "LOST lost "...)
+		b = strconv.AppendUint(b, r.Lost, 10)
+	}
+	return append(b, '\n')
+}
+
+func protChar(set bool, c byte) byte {
+	if set {
+		return c
+	}
+	return '-'
+}
+
+// appendTaskPair appends "(pid:tid):(ppid:ptid)".
+func appendTaskPair(b []byte, pid, tid, ppid, ptid int32) []byte {
+	b = append(b, '(')
+	b = strconv.AppendInt(b, int64(pid), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(tid), 10)
+	b = append(b, "):("...)
+	b = strconv.AppendInt(b, int64(ppid), 10)
+	b = append(b, ':')
+	b = strconv.AppendInt(b, int64(ptid), 10)
+	return append(b, ')')
+}
+
+// addDeferred prints a CALLCHAIN_DEFERRED record as perf 6.19's
+// process_deferred_sample_event does: the sample start, "DEFERRED
+// CALLCHAIN [cookie: …]", and the resolved user frames.
+func (t *Text) addDeferred(r *Record, d *decode.CallchainDeferred, cfg *evConfig) error {
+	if cfg == nil || cfg.fields == 0 {
+		return nil
+	}
+	c := r.Common()
+	b := t.appendStart(t.buf[:0], cfg, commOf(r.Comm, c.TID), c.PID, c.TID, c.CPU, c.Time)
+	b = append(b, "DEFERRED CALLCHAIN [cookie: "...)
+	b = strconv.AppendUint(b, d.Cookie, 16)
+	b = append(b, ']')
+	if cfg.fields&FieldIP != 0 {
+		if cfg.callchain {
+			b = append(b, '\n')
+			b = t.appendFrames(b, cfg.fields, r.Frames, nil)
+		} else {
+			b = append(b, ' ')
+			b = appendHexPad(b, 0, 16)
+			b = appendSymDSO(b, cfg.fields, &symbolize.Frame{}, false)
+		}
+	}
+	b = append(b, '\n')
+	t.buf = b
+	_, err := t.w.Write(b)
+	return err
+}
