@@ -1,0 +1,306 @@
+package decode
+
+import (
+	"fmt"
+	"math/bits"
+)
+
+// perf_event_attr size versions (PERF_ATTR_SIZE_VER*).
+const (
+	attrSizeVer0 = 64
+	attrSizeMax  = 144 // VER9, the newest layout this package knows
+
+	// maxAttrSize bounds attr.size values this package accepts at all; the
+	// kernel would refuse anything beyond a page.
+	maxAttrSize = 4096
+)
+
+// parseAttr decodes a struct perf_event_attr from b (at most attr.size
+// bytes of it are used). b may be shorter than attr.size only when the
+// caller knows the stride (attrs section), never in records.
+func parseAttr(b []byte, e endian) (EventAttr, error) {
+	var a EventAttr
+	if len(b) < 8 {
+		return a, fmt.Errorf("attr of %d bytes: %w", len(b), errShort)
+	}
+	a.Type = AttrType(e.u32(b))
+	a.Size = e.u32(b[4:])
+	if a.Size == 0 {
+		a.Size = attrSizeVer0
+	}
+	if a.Size < attrSizeVer0 || a.Size > maxAttrSize {
+		return a, fmt.Errorf("attr.size %d: %w", a.Size, ErrUnsupported)
+	}
+	n := int(a.Size)
+	if n > len(b) {
+		n = len(b)
+	}
+	if n < attrSizeVer0 {
+		return a, fmt.Errorf("attr of %d bytes: %w", n, errShort)
+	}
+	// Copy into a zeroed max-size buffer: fields beyond the writer's size
+	// read as zero.
+	var full [attrSizeMax]byte
+	copy(full[:], b[:n])
+	f := full[:]
+	a.Config = e.u64(f[8:])
+	a.SamplePeriod = e.u64(f[16:])
+	a.SampleType = SampleFormat(e.u64(f[24:]))
+	a.ReadFormat = ReadFormat(e.u64(f[32:]))
+	a.Flags = attrFlags(e.u64(f[40:]), e)
+	a.WakeupEvents = e.u32(f[48:])
+	a.BPType = e.u32(f[52:])
+	a.Config1 = e.u64(f[56:])
+	a.Config2 = e.u64(f[64:])
+	a.BranchSampleType = BranchSampleFormat(e.u64(f[72:]))
+	a.SampleRegsUser = e.u64(f[80:])
+	a.SampleStackUser = e.u32(f[88:])
+	a.ClockID = int32(e.u32(f[92:]))
+	a.SampleRegsIntr = e.u64(f[96:])
+	a.AuxWatermark = e.u32(f[104:])
+	a.SampleMaxStack = e.u16(f[108:])
+	a.AuxSampleSize = e.u32(f[112:])
+	a.AuxAction = e.u32(f[116:])
+	a.SigData = e.u64(f[120:])
+	a.Config3 = e.u64(f[128:])
+	a.Config4 = e.u64(f[136:])
+	return a, nil
+}
+
+// attrFlagWidths are the widths of the perf_event_attr bitfields in
+// declaration order (precise_ip is the only multi-bit one before the
+// reserved tail).
+var attrFlagWidths = [...]uint8{
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, // disabled .. watermark (bits 0-14)
+	2,                                                                   // precise_ip (15-16)
+	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, // 17-39
+	24, // __reserved_1
+}
+
+// branchFlagWidths are the widths of struct perf_branch_entry's bitfields
+// after from/to (mispred .. reserved).
+var branchFlagWidths = [...]uint8{1, 1, 1, 1, 16, 4, 2, 4, 3, 31}
+
+// attrFlags converts the flags word to the little-endian bit numbering of
+// the UAPI header. Big-endian compilers allocate bitfields from the most
+// significant bit, so each field is moved to its LE position.
+func attrFlags(v uint64, e endian) AttrFlags {
+	if !e.big {
+		return AttrFlags(v)
+	}
+	return AttrFlags(bitfieldsFromBE(v, attrFlagWidths[:]))
+}
+
+// bitfieldsFromBE re-packs a u64 whose bitfields were laid out from the
+// most significant bit (big-endian ABI) into the LE layout, keeping the bit
+// order inside each multi-bit field.
+func bitfieldsFromBE(v uint64, widths []uint8) uint64 {
+	var out uint64
+	pos := 0
+	for _, w := range widths {
+		if pos+int(w) > 64 {
+			break
+		}
+		shift := 64 - pos - int(w)
+		mask := uint64(1)<<w - 1
+		if w == 64 {
+			mask = ^uint64(0)
+		}
+		out |= (v >> shift & mask) << pos
+		pos += int(w)
+	}
+	return out
+}
+
+// layout is what the decoder precomputes per event to parse its records.
+type layout struct {
+	attr        *EventAttr
+	sampleType  SampleFormat
+	readFormat  ReadFormat
+	sampleIDAll bool
+	regsUser    int // popcount of sample_regs_user
+	regsIntr    int // popcount of sample_regs_intr
+	hwIndex     bool
+	counters    bool
+	trailerSize int // bytes of the sample_id trailer (0 without sample_id_all)
+	idPos       int // u64 index of the id in a SAMPLE body, -1 if none
+	isPos       int // u64 index counted from the record end, 1 = last; 0 if none
+	bad         error
+}
+
+func newLayout(a *EventAttr) layout {
+	st := a.SampleType
+	l := layout{
+		attr:        a,
+		sampleType:  st,
+		readFormat:  a.ReadFormat,
+		sampleIDAll: a.SampleIDAll(),
+		regsUser:    bits.OnesCount64(a.SampleRegsUser),
+		regsIntr:    bits.OnesCount64(a.SampleRegsIntr),
+		hwIndex:     a.BranchSampleType&BranchSampleHWIndex != 0,
+		counters:    a.BranchSampleType&BranchSampleCounters != 0,
+		idPos:       -1,
+	}
+	if st >= SampleFormatMax {
+		l.bad = fmt.Errorf("event %d: sample_type %#x has unknown bits: %w", a.Index, uint64(st), ErrUnsupported)
+	}
+	if st&SampleIdentifier != 0 {
+		l.idPos = 0
+	} else if st&SampleID != 0 {
+		n := 0
+		for _, b := range []SampleFormat{SampleIP, SampleTID, SampleTime, SampleAddr} {
+			if st&b != 0 {
+				n++
+			}
+		}
+		l.idPos = n
+	}
+	if l.sampleIDAll {
+		for _, b := range []SampleFormat{SampleTID, SampleTime, SampleID, SampleStreamID, SampleCPU, SampleIdentifier} {
+			if st&b != 0 {
+				l.trailerSize += 8
+			}
+		}
+		if st&SampleIdentifier != 0 {
+			l.isPos = 1
+		} else if st&SampleID != 0 {
+			l.isPos = 1
+			if st&SampleCPU != 0 {
+				l.isPos++
+			}
+			if st&SampleStreamID != 0 {
+				l.isPos++
+			}
+		}
+	}
+	return l
+}
+
+// Names perf gives the generic hardware and software events
+// (tools/perf/util/evsel.c evsel__hw_names, evsel__sw_names).
+var (
+	hwEventNames = [...]string{
+		"cycles", "instructions", "cache-references", "cache-misses",
+		"branches", "branch-misses", "bus-cycles", "stalled-cycles-frontend",
+		"stalled-cycles-backend", "ref-cycles",
+	}
+	swEventNames = [...]string{
+		"cpu-clock", "task-clock", "page-faults", "context-switches",
+		"cpu-migrations", "minor-faults", "major-faults", "alignment-faults",
+		"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
+	}
+	hwCacheNames = [...]string{"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node"}
+	hwCacheOps   = [...]string{"load", "store", "prefetch"}
+	hwCacheRes   = [...]string{"refs", "misses"}
+)
+
+// defaultName derives the name perf prints for an event without a name in
+// the file (evsel__name: type and config plus modifiers).
+func defaultName(a *EventAttr, pmus map[uint32]string) string {
+	switch a.Type {
+	case AttrTypeHardware:
+		if a.Config < uint64(len(hwEventNames)) {
+			return hwEventNames[a.Config] + nameModifiers(a)
+		}
+		return fmt.Sprintf("unknown-hardware:%d", a.Config) + nameModifiers(a)
+	case AttrTypeSoftware:
+		if a.Config < uint64(len(swEventNames)) {
+			return swEventNames[a.Config] + nameModifiers(a)
+		}
+		return "unknown-software" + nameModifiers(a)
+	case AttrTypeTracepoint:
+		return "unknown tracepoint"
+	case AttrTypeHWCache:
+		id, op, res := a.Config&0xff, a.Config>>8&0xff, a.Config>>16&0xff
+		if id < uint64(len(hwCacheNames)) && op < uint64(len(hwCacheOps)) && res < uint64(len(hwCacheRes)) {
+			name := hwCacheNames[id] + "-" + hwCacheOpName(id, op)
+			if res == 1 {
+				name += "-misses"
+			} else if op == 0 || op == 1 || op == 2 {
+				name += "s"
+			}
+			return name + nameModifiers(a)
+		}
+		return "unknown-ext-hardware-cache-event" + nameModifiers(a)
+	case AttrTypeRaw:
+		return fmt.Sprintf("r%x", a.Config) + nameModifiers(a)
+	case AttrTypeBreakpoint:
+		return fmt.Sprintf("mem:0x%x:%s", a.Config1, bpTypeName(a.BPType)) + nameModifiers(a)
+	}
+	if name, ok := pmus[uint32(a.Type)]; ok {
+		return fmt.Sprintf("%s/config=0x%x/", name, a.Config)
+	}
+	return fmt.Sprintf("unknown attr type: %d", a.Type)
+}
+
+func hwCacheOpName(id, op uint64) string {
+	// perf spells the ops per cache ("loads", "stores", "prefetches").
+	switch op {
+	case 0:
+		return "load"
+	case 1:
+		return "store"
+	default:
+		return "prefetche"
+	}
+}
+
+func bpTypeName(t uint32) string {
+	s := ""
+	if t&1 != 0 {
+		s += "r"
+	}
+	if t&2 != 0 {
+		s += "w"
+	}
+	if t&4 != 0 {
+		s += "x"
+	}
+	if s == "" {
+		s = "?"
+	}
+	return s
+}
+
+// nameModifiers mirrors perf_evsel__add_modifiers: ":u", ":k", ":ppp",
+// ":H"/":G" suffixes derived from the exclude bits and precise_ip.
+func nameModifiers(a *EventAttr) string {
+	f := a.Flags
+	var b []byte
+	colon := false
+	add := func(c byte) {
+		if !colon {
+			b = append(b, ':')
+			colon = true
+		}
+		b = append(b, c)
+	}
+	excludeGuestDefault := false
+	if f&(AttrExcludeKernel|AttrExcludeUser|AttrExcludeHV) != 0 {
+		if f&AttrExcludeKernel == 0 {
+			add('k')
+		}
+		if f&AttrExcludeUser == 0 {
+			add('u')
+		}
+		if f&AttrExcludeHV == 0 {
+			add('h')
+		}
+		excludeGuestDefault = true
+	}
+	if p := (f & AttrPreciseIPMask) >> 15; p != 0 {
+		for i := AttrFlags(0); i < p; i++ {
+			add('p')
+		}
+		excludeGuestDefault = true
+	}
+	if f&AttrExcludeHost != 0 || (f&AttrExcludeGuest != 0) == excludeGuestDefault {
+		if f&AttrExcludeHost == 0 {
+			add('H')
+		}
+		if f&AttrExcludeGuest == 0 {
+			add('G')
+		}
+	}
+	return string(b)
+}

@@ -1,0 +1,367 @@
+package decode
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"iter"
+	"maps"
+)
+
+// Records iterates over the records of a [File]. The record returned by
+// Record is owned by the iterator and is valid until the next call to Next;
+// use its Clone method to keep it.
+//
+// COMPRESSED/COMPRESSED2 containers are delivered themselves (so they are
+// counted) and the records decompressed from them follow, through the same
+// ordering as uncompressed records.
+type Records struct {
+	f     *File
+	d     *decoder
+	order Order
+	rec   Record
+	err   error
+	done  bool
+
+	fr *frameReader
+	s  store
+	z  *zstream
+
+	// prelude records (pipe mode) still to deliver.
+	prelude []Record
+
+	// Time ordering (perf's ordered-events).
+	q          recHeap
+	ready      []Record
+	readyHead  int
+	round      Record // FINISHED_ROUND to deliver after the records it released
+	eof        bool
+	pendingErr error
+	nextFlush  uint64
+	maxTime    uint64
+	lastFlush  uint64
+	seq        uint64
+
+	// key of the record last returned by nextRaw.
+	key   uint64
+	timed bool
+}
+
+// Records returns an iterator over the data records in the given order.
+// A File has one stream of records; a second call returns an iterator that
+// fails at once.
+func (f *File) Records(order Order) *Records {
+	rs := &Records{f: f, d: &f.dec, order: order}
+	if f.started {
+		rs.err = errors.New("decode: Records called twice on one File")
+		rs.done = true
+		return rs
+	}
+	f.started = true
+	if f.fr != nil {
+		rs.fr = f.fr
+	} else {
+		rs.fr = newFrameReader(f.data, f.dec.e, f.base, frameBufSize)
+	}
+	rs.prelude = f.prelude
+	f.prelude = nil
+	return rs
+}
+
+// All returns an iterator over the records; a final pair carries the error
+// that ended the iteration, if any. The records are owned by the iterator
+// as with [Records.Record].
+func (rs *Records) All() iter.Seq2[Record, error] {
+	return func(yield func(Record, error) bool) {
+		for rs.Next() {
+			if !yield(rs.rec, nil) {
+				return
+			}
+		}
+		if rs.err != nil {
+			yield(nil, rs.err)
+		}
+	}
+}
+
+// Record returns the current record.
+func (rs *Records) Record() Record { return rs.rec }
+
+// Err returns the error that ended the iteration, if any. Records before
+// the damage have been delivered.
+func (rs *Records) Err() error { return rs.err }
+
+// Stats returns the counts of what was read so far (a snapshot).
+func (rs *Records) Stats() *Stats {
+	st := *rs.d.stats
+	st.Counts = make(map[RecordType]uint64)
+	st.Skipped = make(map[RecordType]uint64)
+	for t, n := range rs.d.stats.counts {
+		if n != 0 {
+			st.Counts[RecordType(t)] = n
+		}
+	}
+	for t, n := range rs.d.stats.skipped {
+		if n != 0 {
+			st.Skipped[RecordType(t)] = n
+		}
+	}
+	maps.Copy(st.Counts, rs.d.stats.countsBig)
+	maps.Copy(st.Skipped, rs.d.stats.skippedBig)
+	st.Warnings = append([]error(nil), rs.d.stats.Warnings...)
+	return &st
+}
+
+// Stats counts what the decoder read.
+type Stats struct {
+	// Counts holds the number of records read per type, including
+	// COMPRESSED containers and the records inside them, as perf report
+	// --stats counts them.
+	Counts map[RecordType]uint64
+	// Skipped counts records that could not be parsed and were skipped,
+	// per type (they are also in Counts).
+	Skipped map[RecordType]uint64
+	// UnknownID counts records whose sample id matched no event.
+	UnknownID uint64
+	// OutOfOrder counts records older than the last flush point (perf's
+	// "out of order events"); they are delivered late, not dropped.
+	OutOfOrder uint64
+	// Warnings are non-fatal problems (skipped records, bad features),
+	// each naming an offset; at most 100 are kept.
+	Warnings []error
+	// WarningCount is the number of warnings, including those not kept.
+	WarningCount uint64
+
+	counts, skipped       [256]uint64
+	countsBig, skippedBig map[RecordType]uint64
+}
+
+func (s *Stats) count(t RecordType) {
+	if t < 256 {
+		s.counts[t]++
+		return
+	}
+	if s.countsBig == nil {
+		s.countsBig = make(map[RecordType]uint64)
+	}
+	s.countsBig[t]++
+}
+
+func (s *Stats) skip(t RecordType) {
+	if t < 256 {
+		s.skipped[t]++
+		return
+	}
+	if s.skippedBig == nil {
+		s.skippedBig = make(map[RecordType]uint64)
+	}
+	s.skippedBig[t]++
+}
+
+// Next advances to the next record and reports whether there is one.
+func (rs *Records) Next() bool {
+	if rs.done {
+		return false
+	}
+	if len(rs.prelude) > 0 {
+		r := rs.prelude[0]
+		rs.prelude = rs.prelude[1:]
+		if pe, ok := r.(*prelErr); ok {
+			rs.prelude = nil
+			rs.rec = nil
+			rs.err = pe.err
+			rs.done = true
+			return false
+		}
+		rs.rec = r
+		return true
+	}
+	if rs.order == FileOrder {
+		r, err := rs.nextRaw()
+		if err != nil {
+			rs.finish(err)
+			return false
+		}
+		rs.rec = r
+		return true
+	}
+	return rs.nextTimed()
+}
+
+func (rs *Records) finish(err error) {
+	rs.rec = nil
+	rs.done = true
+	if err != io.EOF {
+		rs.err = err
+	}
+	if rs.z != nil {
+		rs.z.close()
+	}
+}
+
+// nextTimed implements perf's ordered-events queue (perf-format.md §7).
+func (rs *Records) nextTimed() bool {
+	for {
+		if rs.readyHead < len(rs.ready) {
+			rs.rec = rs.ready[rs.readyHead]
+			rs.ready[rs.readyHead] = nil
+			rs.readyHead++
+			return true
+		}
+		rs.ready, rs.readyHead = rs.ready[:0], 0
+		if rs.round != nil {
+			rs.rec, rs.round = rs.round, nil
+			return true
+		}
+		if rs.eof {
+			if rs.q.len() > 0 {
+				rs.flush(^uint64(0))
+				continue
+			}
+			if rs.pendingErr != nil {
+				rs.finish(rs.pendingErr)
+			} else {
+				rs.finish(io.EOF)
+			}
+			return false
+		}
+		r, err := rs.nextRaw()
+		if err != nil {
+			rs.eof = true
+			if err != io.EOF {
+				rs.pendingErr = err
+			}
+			continue
+		}
+		t := r.Type()
+		if t < 64 && rs.timed {
+			if rs.key < rs.lastFlush {
+				rs.d.stats.OutOfOrder++
+			}
+			if rs.key > rs.maxTime {
+				rs.maxTime = rs.key
+			}
+			rs.seq++
+			rs.q.push(qItem{time: rs.key, seq: rs.seq, rec: r.Clone()})
+			continue
+		}
+		if t == RecordTypeFinishedRound {
+			if rs.q.len() > 0 {
+				rs.flush(rs.nextFlush)
+				rs.nextFlush = rs.maxTime
+			}
+			rs.round = r
+			continue
+		}
+		rs.rec = r
+		return true
+	}
+}
+
+// flush moves every queued record with time <= limit to the ready list.
+func (rs *Records) flush(limit uint64) {
+	for rs.q.len() > 0 && rs.q.top().time <= limit {
+		it := rs.q.pop()
+		rs.ready = append(rs.ready, it.rec)
+		rs.lastFlush = it.time
+	}
+}
+
+// nextRaw returns the next record in file order (decompressed records
+// right after their container). It sets rs.key/rs.timed to the record's
+// ordering timestamp.
+func (rs *Records) nextRaw() (Record, error) {
+	for {
+		if rs.z != nil {
+			if r := rs.z.pendingOuter; r != nil {
+				rs.z.pendingOuter = nil
+				rs.timed = false
+				return r, nil
+			}
+			rec, off, inner, ok := rs.z.nextInner(rs.d)
+			if ok {
+				t := RecordType(rs.d.e.u32(rec))
+				rs.d.stats.count(t)
+				r, err := rs.d.parse(&rs.s, rec, off, inner)
+				if err != nil {
+					rs.d.stats.skip(t)
+					rs.d.warn(err)
+					continue
+				}
+				rs.setKey(r)
+				return r, nil
+			}
+		}
+		rec, off, err := rs.fr.next()
+		if err != nil {
+			if err == io.EOF && rs.z != nil && rs.z.leftover() > 0 {
+				rs.d.warn(&FormatError{Offset: rs.z.containerOff, Record: RecordTypeCompressed, Field: "data",
+					Err: fmt.Errorf("%d bytes of a partial record at the end of the compressed stream: %w", rs.z.leftover(), io.ErrUnexpectedEOF)})
+			}
+			return nil, err
+		}
+		t := RecordType(rs.d.e.u32(rec))
+		rs.d.stats.count(t)
+		r, err := rs.d.parse(&rs.s, rec, off, -1)
+		if err == nil {
+			switch t {
+			case RecordTypeHeaderTracingData:
+				r, err = rs.d.tracingPayload(rs.fr, r.(*TracingData), rec, off)
+			case RecordTypeAuxtrace:
+				_, err = rs.fr.extra(r.(*Auxtrace).AuxSize, false, nil)
+				if err != nil {
+					return nil, formatErr(off, t, "aux data", err)
+				}
+			}
+		}
+		if err != nil {
+			if t == RecordTypeHeaderTracingData || t == RecordTypeAuxtrace {
+				// The payload size is unknown or truncated: the stream
+				// cannot be resynchronised.
+				return nil, err
+			}
+			rs.d.stats.skip(t)
+			rs.d.warn(err)
+			continue
+		}
+		if c, ok := r.(*Compressed); ok {
+			if rs.z == nil {
+				rs.z = newZstream(rs)
+			}
+			rs.z.feed(c.Data, off)
+		}
+		rs.setKey(r)
+		return r, nil
+	}
+}
+
+func (rs *Records) setKey(r Record) {
+	rs.timed = false
+	if r.Type() >= 64 {
+		return
+	}
+	c := r.Common()
+	t := c.Time
+	if rt := r.Type(); rt == RecordTypeFork || rt == RecordTypeExit {
+		// perf orders by the sample_id time, not the body's.
+		t = rs.d.trailerTime
+	}
+	if c.Format&SampleTime != 0 && t != 0 && t != ^uint64(0) {
+		rs.key, rs.timed = t, true
+	}
+}
+
+// tracingPayload reads the trace-cmd blob that follows a TRACING_DATA
+// record outside its size.
+func (d *decoder) tracingPayload(fr *frameReader, td *TracingData, rec []byte, off int64) (Record, error) {
+	if len(rec) < 12 {
+		return nil, formatErr(off, RecordTypeHeaderTracingData, "size", io.ErrUnexpectedEOF)
+	}
+	n := d.e.u32(rec[8:])
+	data, err := fr.extra(uint64(n), true, td.Data[:0])
+	if err != nil {
+		return nil, formatErr(off, RecordTypeHeaderTracingData, "data", err)
+	}
+	td.Data = data
+	return td, nil
+}

@@ -1,0 +1,1001 @@
+package decode
+
+import (
+	"fmt"
+	"math"
+)
+
+// store holds one reusable value per record type: the cursor hands out
+// pointers into it, valid until the next record is parsed.
+type store struct {
+	sample        Sample
+	mmap          Mmap
+	comm          Comm
+	fork          Fork
+	exit          Exit
+	lost          Lost
+	lostSamples   LostSamples
+	throttle      Throttle
+	read          Read
+	aux           Aux
+	itraceStart   ItraceStart
+	sw            Switch
+	namespaces    Namespaces
+	ksymbol       Ksymbol
+	bpfEvent      BPFEvent
+	cgroup        Cgroup
+	textPoke      TextPoke
+	auxOutputHWID AuxOutputHWID
+	deferred      CallchainDeferred
+	headerAttr    HeaderAttr
+	eventType     HeaderEventType
+	tracingData   TracingData
+	buildID       HeaderBuildID
+	finishedRound FinishedRound
+	finishedInit  FinishedInit
+	idIndex       IDIndex
+	auxtraceInfo  AuxtraceInfo
+	auxtrace      Auxtrace
+	auxtraceError AuxtraceError
+	threadMap     ThreadMap
+	cpuMap        CPUMap
+	statConfig    StatConfig
+	stat          Stat
+	statRound     StatRound
+	eventUpdate   EventUpdate
+	timeConv      TimeConv
+	feature       HeaderFeature
+	compressed    Compressed
+	bpfMetadata   BPFMetadata
+	unknown       Unknown
+}
+
+// minBody is the smallest body (after the 8-byte header, before any
+// sample_id trailer) of each fixed-layout record type.
+var minBody = map[RecordType]int{
+	RecordTypeMmap: 32, RecordTypeLost: 16, RecordTypeComm: 8, RecordTypeExit: 24,
+	RecordTypeThrottle: 24, RecordTypeUnthrottle: 24, RecordTypeFork: 24, RecordTypeRead: 16,
+	RecordTypeMmap2: 64, RecordTypeAux: 24, RecordTypeItraceStart: 8, RecordTypeLostSamples: 8,
+	RecordTypeSwitchCPUWide: 8, RecordTypeNamespaces: 16, RecordTypeKsymbol: 16,
+	RecordTypeBPFEvent: 16, RecordTypeCgroup: 8, RecordTypeTextPoke: 12, RecordTypeAuxOutputHWID: 8,
+	RecordTypeCallchainDeferred: 8,
+}
+
+// decoder is the per-File state the record parsers need.
+type decoder struct {
+	e       endian
+	f       *File
+	layouts []layout
+	byID    map[uint64]int
+	stats   *Stats
+
+	// trailerTime is the sample_id time of the record parsed last.
+	trailerTime uint64
+}
+
+func (d *decoder) addAttr(a *EventAttr) {
+	a.Index = len(d.f.Attrs)
+	d.f.Attrs = append(d.f.Attrs, a)
+	d.layouts = append(d.layouts, newLayout(a))
+	for _, id := range a.IDs {
+		d.byID[id] = a.Index
+	}
+}
+
+// layoutFor finds the event of a record carrying sample id id
+// (evlist__event2evsel). ok is false for an id that matches no event.
+func (d *decoder) layoutForID(id uint64) (*layout, bool) {
+	if len(d.layouts) == 1 || id == 0 {
+		return &d.layouts[0], true
+	}
+	if i, ok := d.byID[id]; ok {
+		return &d.layouts[i], true
+	}
+	return &d.layouts[0], false
+}
+
+// formatErr builds a FormatError for the record being parsed.
+func formatErr(off int64, typ RecordType, field string, err error) *FormatError {
+	return &FormatError{Offset: off, Record: typ, Field: field, Err: err}
+}
+
+// trailerBits are the sample_type bits a sample_id trailer can carry.
+const trailerBits = SampleTID | SampleTime | SampleID | SampleStreamID | SampleCPU | SampleIdentifier
+
+// trailer parses the sample_id trailer of a non-sample kernel record into
+// c and returns the body without it.
+func (d *decoder) trailer(c *RecordCommon, body []byte, off int64, typ RecordType) ([]byte, error) {
+	d.trailerTime = 0
+	if len(d.layouts) == 0 {
+		return body, nil
+	}
+	l := &d.layouts[0]
+	if len(d.layouts) > 1 && l.sampleIDAll && l.isPos > 0 {
+		p := len(body) - 8*l.isPos
+		if p < 0 {
+			return nil, formatErr(off, typ, "sample_id", errShort)
+		}
+		var ok bool
+		l, ok = d.layoutForID(d.e.u64(body[p:]))
+		if !ok {
+			d.stats.UnknownID++
+			c.Attr = nil
+		} else {
+			c.Attr = l.attr
+		}
+	} else {
+		c.Attr = l.attr
+	}
+	if !l.sampleIDAll || l.trailerSize == 0 {
+		return body, nil
+	}
+	p := len(body) - l.trailerSize
+	if p < 0 {
+		return nil, formatErr(off, typ, "sample_id", errShort)
+	}
+	t := body[p:]
+	st := l.sampleType
+	c.Format = st & trailerBits
+	i := 0
+	if st&SampleTID != 0 {
+		c.PID = int32(d.e.u32(t[i:]))
+		c.TID = int32(d.e.u32(t[i+4:]))
+		i += 8
+	}
+	if st&SampleTime != 0 {
+		c.Time = d.e.u64(t[i:])
+		i += 8
+	}
+	if st&SampleID != 0 {
+		c.ID = d.e.u64(t[i:])
+		i += 8
+	}
+	if st&SampleStreamID != 0 {
+		c.StreamID = d.e.u64(t[i:])
+		i += 8
+	}
+	if st&SampleCPU != 0 {
+		c.CPU = d.e.u32(t[i:])
+		i += 8
+	}
+	if st&SampleIdentifier != 0 {
+		c.ID = d.e.u64(t[i:])
+	}
+	d.trailerTime = c.Time
+	return body[:p], nil
+}
+
+func resetCommon(c *RecordCommon, off, inner int64, misc, size uint16) {
+	*c = RecordCommon{Offset: off, InnerOffset: inner, Misc: misc, Size: size, PID: -1, TID: -1}
+}
+
+// parse decodes one record (header included). A non-nil error is a
+// *FormatError for a record that could not be parsed; the stream itself
+// stays in sync (the caller skips the record).
+func (d *decoder) parse(s *store, rec []byte, off, inner int64) (Record, error) {
+	e := d.e
+	typ := RecordType(e.u32(rec))
+	misc := e.u16(rec[4:])
+	size := uint16(len(rec))
+	body := rec[8:]
+
+	if typ == RecordTypeSample {
+		return d.parseSample(s, rec, off, inner)
+	}
+	if typ < 64 {
+		if int(typ) > int(RecordTypeCallchainDeferred) || typ == 0 {
+			u := &s.unknown
+			resetCommon(&u.RecordCommon, off, inner, misc, size)
+			u.RecType = typ
+			u.Data = body
+			return u, nil
+		}
+		var c RecordCommon
+		resetCommon(&c, off, inner, misc, size)
+		b, err := d.trailer(&c, body, off, typ)
+		if err != nil {
+			return nil, err
+		}
+		if n, ok := minBody[typ]; ok && len(b) < n {
+			return nil, formatErr(off, typ, "size", errShort)
+		}
+		return d.parseKernel(s, typ, c, b, off)
+	}
+	return d.parseTool(s, typ, misc, size, body, off, inner)
+}
+
+func (d *decoder) parseKernel(s *store, typ RecordType, c RecordCommon, b []byte, off int64) (Record, error) {
+	e := d.e
+	switch typ {
+	case RecordTypeMmap, RecordTypeMmap2:
+		m := &s.mmap
+		bid := m.BuildID[:0]
+		*m = Mmap{RecordCommon: c, V2: typ == RecordTypeMmap2}
+		m.PID = int32(e.u32(b))
+		m.TID = int32(e.u32(b[4:]))
+		m.Addr = e.u64(b[8:])
+		m.Len = e.u64(b[16:])
+		m.Pgoff = e.u64(b[24:])
+		name := b[32:]
+		if m.V2 {
+			if m.Misc&MiscMmapBuildID != 0 {
+				n := int(b[32])
+				if n > 20 {
+					n = 20
+				}
+				m.BuildID = append(bid, b[36:36+n]...)
+			} else {
+				m.Maj = e.u32(b[32:])
+				m.Min = e.u32(b[36:])
+				m.Ino = e.u64(b[40:])
+				m.InoGeneration = e.u64(b[48:])
+			}
+			m.Prot = e.u32(b[56:])
+			m.Flags = e.u32(b[60:])
+			name = b[64:]
+		}
+		m.Filename = cstring(name)
+		return m, nil
+	case RecordTypeComm:
+		r := &s.comm
+		*r = Comm{RecordCommon: c}
+		r.PID = int32(e.u32(b))
+		r.TID = int32(e.u32(b[4:]))
+		r.Comm = cstring(b[8:])
+		return r, nil
+	case RecordTypeFork, RecordTypeExit:
+		pid, ppid := int32(e.u32(b)), int32(e.u32(b[4:]))
+		tid, ptid := int32(e.u32(b[8:])), int32(e.u32(b[12:]))
+		t := e.u64(b[16:])
+		c.PID, c.TID, c.Time = pid, tid, t
+		if typ == RecordTypeFork {
+			s.fork = Fork{RecordCommon: c, PPID: ppid, PTID: ptid}
+			return &s.fork, nil
+		}
+		s.exit = Exit{RecordCommon: c, PPID: ppid, PTID: ptid}
+		return &s.exit, nil
+	case RecordTypeLost:
+		s.lost = Lost{RecordCommon: c, LostID: e.u64(b), Lost: e.u64(b[8:])}
+		return &s.lost, nil
+	case RecordTypeLostSamples:
+		s.lostSamples = LostSamples{RecordCommon: c, Lost: e.u64(b)}
+		return &s.lostSamples, nil
+	case RecordTypeThrottle, RecordTypeUnthrottle:
+		s.throttle = Throttle{RecordCommon: c, Unthrottle: typ == RecordTypeUnthrottle,
+			BodyTime: e.u64(b), BodyID: e.u64(b[8:]), BodyStreamID: e.u64(b[16:])}
+		return &s.throttle, nil
+	case RecordTypeRead:
+		r := &s.read
+		vals := r.Values.Values[:0]
+		*r = Read{RecordCommon: c}
+		r.PID = int32(e.u32(b))
+		r.TID = int32(e.u32(b[4:]))
+		rf := ReadFormat(0)
+		if c.Attr != nil {
+			rf = c.Attr.ReadFormat
+		}
+		cur := cursor{b: b, off: 8, e: e}
+		r.Values.Values = vals
+		parseReadValues(&cur, rf, &r.Values)
+		if cur.short {
+			return nil, formatErr(off, typ, "values", errShort)
+		}
+		return r, nil
+	case RecordTypeAux:
+		s.aux = Aux{RecordCommon: c, AuxOffset: e.u64(b), AuxSize: e.u64(b[8:]), Flags: e.u64(b[16:])}
+		return &s.aux, nil
+	case RecordTypeItraceStart:
+		c.PID = int32(e.u32(b))
+		c.TID = int32(e.u32(b[4:]))
+		s.itraceStart = ItraceStart{RecordCommon: c}
+		return &s.itraceStart, nil
+	case RecordTypeSwitch:
+		s.sw = Switch{RecordCommon: c}
+		return &s.sw, nil
+	case RecordTypeSwitchCPUWide:
+		s.sw = Switch{RecordCommon: c, CPUWide: true, NextPrevPID: int32(e.u32(b)), NextPrevTID: int32(e.u32(b[4:]))}
+		return &s.sw, nil
+	case RecordTypeNamespaces:
+		r := &s.namespaces
+		ns := r.Namespaces[:0]
+		*r = Namespaces{RecordCommon: c}
+		r.PID = int32(e.u32(b))
+		r.TID = int32(e.u32(b[4:]))
+		nr := e.u64(b[8:])
+		if nr > uint64(len(b)-16)/16 {
+			return nil, formatErr(off, typ, "nr_namespaces", errShort)
+		}
+		for i := 0; i < int(nr); i++ {
+			p := 16 + 16*i
+			ns = append(ns, NamespaceLink{Dev: e.u64(b[p:]), Ino: e.u64(b[p+8:])})
+		}
+		r.Namespaces = ns
+		return r, nil
+	case RecordTypeKsymbol:
+		s.ksymbol = Ksymbol{RecordCommon: c, Addr: e.u64(b), Len: e.u32(b[8:]),
+			KsymType: e.u16(b[12:]), KsymFlags: e.u16(b[14:]), Name: cstring(b[16:])}
+		return &s.ksymbol, nil
+	case RecordTypeBPFEvent:
+		r := &s.bpfEvent
+		*r = BPFEvent{RecordCommon: c, EventType: e.u16(b), Flags: e.u16(b[2:]), ProgID: e.u32(b[4:])}
+		copy(r.Tag[:], b[8:16])
+		return r, nil
+	case RecordTypeCgroup:
+		s.cgroup = Cgroup{RecordCommon: c, CgroupID: e.u64(b), Path: cstring(b[8:])}
+		return &s.cgroup, nil
+	case RecordTypeTextPoke:
+		r := &s.textPoke
+		oldB, newB := r.OldBytes[:0], r.NewBytes[:0]
+		*r = TextPoke{RecordCommon: c, Addr: e.u64(b)}
+		ol, nl := int(e.u16(b[8:])), int(e.u16(b[10:]))
+		if 12+ol+nl > len(b) {
+			return nil, formatErr(off, typ, "bytes", errShort)
+		}
+		r.OldBytes = append(oldB, b[12:12+ol]...)
+		r.NewBytes = append(newB, b[12+ol:12+ol+nl]...)
+		return r, nil
+	case RecordTypeAuxOutputHWID:
+		s.auxOutputHWID = AuxOutputHWID{RecordCommon: c, HWID: e.u64(b)}
+		return &s.auxOutputHWID, nil
+	case RecordTypeCallchainDeferred:
+		return d.parseDeferred(s, c, b, off)
+	}
+	return nil, formatErr(off, typ, "type", errBadRecord)
+}
+
+// parseDeferred decodes PERF_RECORD_CALLCHAIN_DEFERRED in either ABI
+// (perf-format.md §8.8); b is the body without the trailer.
+func (d *decoder) parseDeferred(s *store, c RecordCommon, b []byte, off int64) (Record, error) {
+	e := d.e
+	r := &s.deferred
+	ips := r.IPs[:0]
+	*r = CallchainDeferred{RecordCommon: c}
+	n := len(b)
+	var start, nr int
+	switch {
+	case n >= 16 && e.u64(b[8:]) == ContextUser && uint64(n-8)/8 == e.u64(b) && (n-8)%8 == 0:
+		r.ABI = DeferredSeed
+		nr, start = int(e.u64(b)), 8
+	case n >= 16 && (n-16)%8 == 0 && uint64(n-16)/8 == e.u64(b[8:]):
+		r.ABI = DeferredCookie
+		r.Cookie = e.u64(b)
+		nr, start = int(e.u64(b[8:])), 16
+	default:
+		return nil, formatErr(off, RecordTypeCallchainDeferred, "nr", errShort)
+	}
+	for i := 0; i < nr; i++ {
+		ip := e.u64(b[start+8*i:])
+		if i == 0 && ip == ContextUser {
+			continue
+		}
+		ips = append(ips, ip)
+	}
+	r.IPs = ips
+	return r, nil
+}
+
+// parseReadValues decodes a read_format block.
+func parseReadValues(c *cursor, rf ReadFormat, rv *ReadValues) {
+	vals := rv.Values[:0]
+	if rf&ReadFormatGroup != 0 {
+		nr := c.u64("read.nr")
+		if rf&ReadFormatTotalTimeEnabled != 0 {
+			rv.TimeEnabled = c.u64("read.time_enabled")
+		}
+		if rf&ReadFormatTotalTimeRunning != 0 {
+			rv.TimeRunning = c.u64("read.time_running")
+		}
+		per := 8
+		if rf&ReadFormatID != 0 {
+			per += 8
+		}
+		if rf&ReadFormatLost != 0 {
+			per += 8
+		}
+		if nr > uint64(c.remaining()/per) {
+			c.short, c.field = true, "read.nr"
+			return
+		}
+		for i := uint64(0); i < nr; i++ {
+			var v ReadValue
+			v.Value = c.u64("read.value")
+			if rf&ReadFormatID != 0 {
+				v.ID = c.u64("read.id")
+			}
+			if rf&ReadFormatLost != 0 {
+				v.Lost = c.u64("read.lost")
+			}
+			vals = append(vals, v)
+		}
+	} else {
+		var v ReadValue
+		v.Value = c.u64("read.value")
+		if rf&ReadFormatTotalTimeEnabled != 0 {
+			rv.TimeEnabled = c.u64("read.time_enabled")
+		}
+		if rf&ReadFormatTotalTimeRunning != 0 {
+			rv.TimeRunning = c.u64("read.time_running")
+		}
+		if rf&ReadFormatID != 0 {
+			v.ID = c.u64("read.id")
+		}
+		if rf&ReadFormatLost != 0 {
+			v.Lost = c.u64("read.lost")
+		}
+		vals = append(vals, v)
+	}
+	rv.Values = vals
+}
+
+// parseSample decodes PERF_RECORD_SAMPLE per perf-format.md §4.5
+// (evsel__parse_sample).
+func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, error) {
+	e := d.e
+	body := rec[8:]
+	if len(d.layouts) == 0 {
+		return nil, formatErr(off, RecordTypeSample, "id", fmt.Errorf("sample before any event attr: %w", errBadRecord))
+	}
+	l := &d.layouts[0]
+	known := true
+	if len(d.layouts) > 1 && l.idPos >= 0 {
+		p := 8 * l.idPos
+		if p+8 > len(body) {
+			return nil, formatErr(off, RecordTypeSample, "id", errShort)
+		}
+		l, known = d.layoutForID(e.u64(body[p:]))
+		if !known {
+			d.stats.UnknownID++
+			return nil, formatErr(off, RecordTypeSample, "id",
+				fmt.Errorf("sample id %d matches no event: %w", e.u64(body[p:]), errBadRecord))
+		}
+	}
+	if l.bad != nil {
+		return nil, formatErr(off, RecordTypeSample, "sample_type", l.bad)
+	}
+	smp := &s.sample
+	// Keep the slices' storage, reset everything else.
+	keep := *smp
+	*smp = Sample{
+		RecordCommon: RecordCommon{Offset: off, InnerOffset: inner, Misc: e.u16(rec[4:]),
+			Size: uint16(len(rec)), Attr: l.attr, Format: l.sampleType, PID: -1, TID: -1},
+		Read:           ReadValues{Values: keep.Read.Values[:0]},
+		Callchain:      keep.Callchain[:0],
+		Branches:       keep.Branches[:0],
+		BranchCounters: keep.BranchCounters[:0],
+		RegsUser:       keep.RegsUser[:0],
+		RegsIntr:       keep.RegsIntr[:0],
+	}
+	st := l.sampleType
+	n := len(body)
+	i := 0
+	// Fixed leading u64 slots: one bounds check for the common prefix.
+	fixed := 0
+	for _, b := range [...]SampleFormat{SampleIdentifier, SampleIP, SampleTID, SampleTime, SampleAddr,
+		SampleID, SampleStreamID, SampleCPU, SamplePeriod} {
+		if st&b != 0 {
+			fixed += 8
+		}
+	}
+	if fixed > n {
+		return nil, formatErr(off, RecordTypeSample, "size", errShort)
+	}
+	if st&SampleIdentifier != 0 {
+		smp.ID = e.u64(body[i:])
+		i += 8
+	}
+	if st&SampleIP != 0 {
+		smp.IP = e.u64(body[i:])
+		i += 8
+	}
+	if st&SampleTID != 0 {
+		smp.PID = int32(e.u32(body[i:]))
+		smp.TID = int32(e.u32(body[i+4:]))
+		i += 8
+	}
+	if st&SampleTime != 0 {
+		smp.Time = e.u64(body[i:])
+		i += 8
+	}
+	if st&SampleAddr != 0 {
+		smp.Addr = e.u64(body[i:])
+		i += 8
+	}
+	if st&SampleID != 0 {
+		smp.ID = e.u64(body[i:])
+		i += 8
+	}
+	if st&SampleStreamID != 0 {
+		smp.StreamID = e.u64(body[i:])
+		i += 8
+	}
+	if st&SampleCPU != 0 {
+		smp.CPU = e.u32(body[i:])
+		i += 8
+	}
+	if st&SamplePeriod != 0 {
+		smp.Period = e.u64(body[i:])
+		i += 8
+	}
+	if st&^(SampleIdentifier|SampleIP|SampleTID|SampleTime|SampleAddr|SampleID|SampleStreamID|SampleCPU|SamplePeriod) == 0 {
+		return smp, nil
+	}
+	c := cursor{b: body, off: i, e: e}
+	if st&SampleRead != 0 {
+		parseReadValues(&c, l.readFormat, &smp.Read)
+	}
+	if st&SampleCallchain != 0 {
+		nr := c.u64("callchain.nr")
+		if nr > uint64(c.remaining()/8) {
+			return nil, formatErr(off, RecordTypeSample, "callchain.nr", errShort)
+		}
+		cc := smp.Callchain
+		b := c.bytes(int(nr)*8, "callchain")
+		for j := 0; j < len(b); j += 8 {
+			cc = append(cc, e.u64(b[j:]))
+		}
+		smp.Callchain = cc
+	}
+	if st&SampleRaw != 0 {
+		sz := c.u32("raw.size")
+		if uint64(sz) > uint64(c.remaining()) {
+			return nil, formatErr(off, RecordTypeSample, "raw.size", errShort)
+		}
+		smp.Raw = c.bytes(int(sz), "raw")
+	}
+	if st&SampleBranchStack != 0 {
+		bnr := c.u64("branch.nr")
+		if l.hwIndex {
+			smp.BranchHWIndex = c.u64("branch.hw_idx")
+		}
+		per := uint64(24)
+		if l.counters {
+			per += 8
+		}
+		if bnr > uint64(c.remaining())/per {
+			return nil, formatErr(off, RecordTypeSample, "branch.nr", errShort)
+		}
+		br := smp.Branches
+		for j := uint64(0); j < bnr; j++ {
+			be := BranchEntry{From: c.u64("branch.from"), To: c.u64("branch.to"), Flags: c.u64("branch.flags")}
+			if e.big {
+				be.Flags = bitfieldsFromBE(be.Flags, branchFlagWidths[:])
+			}
+			br = append(br, be)
+		}
+		smp.Branches = br
+		if l.counters {
+			bc := smp.BranchCounters
+			for j := uint64(0); j < bnr; j++ {
+				bc = append(bc, c.u64("branch.counters"))
+			}
+			smp.BranchCounters = bc
+		}
+	}
+	if st&SampleRegsUser != 0 {
+		smp.RegsUserABI = c.u64("regs_user.abi")
+		if smp.RegsUserABI != 0 {
+			if l.regsUser > c.remaining()/8 {
+				return nil, formatErr(off, RecordTypeSample, "regs_user", errShort)
+			}
+			rg := smp.RegsUser
+			for j := 0; j < l.regsUser; j++ {
+				rg = append(rg, c.u64("regs_user"))
+			}
+			smp.RegsUser = rg
+		}
+	}
+	if st&SampleStackUser != 0 {
+		sz := c.u64("stack_user.size")
+		if sz != 0 {
+			if sz > uint64(c.remaining()) {
+				return nil, formatErr(off, RecordTypeSample, "stack_user.size", errShort)
+			}
+			smp.StackUser = c.bytes(int(sz), "stack_user")
+			smp.StackUserDyn = c.u64("stack_user.dyn_size")
+		}
+	}
+	if st&(SampleWeight|SampleWeightStruct) != 0 {
+		smp.Weight = c.u64("weight")
+	}
+	if st&SampleDataSrc != 0 {
+		smp.DataSrc = c.u64("data_src")
+	}
+	if st&SampleTransaction != 0 {
+		smp.Transaction = c.u64("transaction")
+	}
+	if st&SampleRegsIntr != 0 {
+		smp.RegsIntrABI = c.u64("regs_intr.abi")
+		if smp.RegsIntrABI != 0 {
+			if l.regsIntr > c.remaining()/8 {
+				return nil, formatErr(off, RecordTypeSample, "regs_intr", errShort)
+			}
+			rg := smp.RegsIntr
+			for j := 0; j < l.regsIntr; j++ {
+				rg = append(rg, c.u64("regs_intr"))
+			}
+			smp.RegsIntr = rg
+		}
+	}
+	if st&SamplePhysAddr != 0 {
+		smp.PhysAddr = c.u64("phys_addr")
+	}
+	if st&SampleCgroup != 0 {
+		smp.Cgroup = c.u64("cgroup")
+	}
+	if st&SampleDataPageSize != 0 {
+		smp.DataPageSize = c.u64("data_page_size")
+	}
+	if st&SampleCodePageSize != 0 {
+		smp.CodePageSize = c.u64("code_page_size")
+	}
+	if st&SampleAux != 0 {
+		sz := c.u64("aux.size")
+		if sz > uint64(c.remaining()) {
+			return nil, formatErr(off, RecordTypeSample, "aux.size", errShort)
+		}
+		smp.Aux = c.bytes(int(sz), "aux")
+	}
+	if c.short {
+		return nil, formatErr(off, RecordTypeSample, c.field, errShort)
+	}
+	return smp, nil
+}
+
+// parseTool decodes perf-tool records (types 64 and up).
+func (d *decoder) parseTool(s *store, typ RecordType, misc, size uint16, body []byte, off, inner int64) (Record, error) {
+	e := d.e
+	var c RecordCommon
+	resetCommon(&c, off, inner, misc, size)
+	cur := cursor{b: body, e: e}
+	switch typ {
+	case RecordTypeHeaderAttr:
+		a, err := parseAttr(body, e)
+		if err != nil {
+			return nil, formatErr(off, typ, "attr", err)
+		}
+		if int(a.Size) > len(body) {
+			return nil, formatErr(off, typ, "attr.size", errShort)
+		}
+		ids := body[a.Size:]
+		a.IDs = make([]uint64, 0, len(ids)/8)
+		for j := 0; j+8 <= len(ids); j += 8 {
+			a.IDs = append(a.IDs, e.u64(ids[j:]))
+		}
+		ap := new(EventAttr)
+		*ap = a
+		d.addAttr(ap)
+		ap.Name = defaultName(ap, d.f.Meta.PMUMappings)
+		s.headerAttr = HeaderAttr{RecordCommon: c, Attr: ap}
+		return &s.headerAttr, nil
+	case RecordTypeHeaderEventType:
+		s.eventType = HeaderEventType{RecordCommon: c, EventID: cur.u64("event_id"), Name: cstring(cur.rest())}
+		if cur.short {
+			return nil, formatErr(off, typ, cur.field, errShort)
+		}
+		return &s.eventType, nil
+	case RecordTypeHeaderTracingData:
+		// The payload is read by the caller (it follows the record).
+		s.tracingData = TracingData{RecordCommon: c, Data: s.tracingData.Data[:0]}
+		return &s.tracingData, nil
+	case RecordTypeHeaderBuildID:
+		r := &s.buildID
+		bid := r.BuildID[:0]
+		*r = HeaderBuildID{RecordCommon: c}
+		r.BuildPID = int32(cur.u32("pid"))
+		idb := cur.bytes(24, "build_id")
+		if cur.short {
+			return nil, formatErr(off, typ, cur.field, errShort)
+		}
+		r.BuildID = append(bid, buildIDBytes(idb, misc)...)
+		r.Filename = cstring(cur.rest())
+		return r, nil
+	case RecordTypeFinishedRound:
+		s.finishedRound = FinishedRound{RecordCommon: c}
+		return &s.finishedRound, nil
+	case RecordTypeFinishedInit:
+		s.finishedInit = FinishedInit{RecordCommon: c}
+		return &s.finishedInit, nil
+	case RecordTypeIDIndex:
+		r := &s.idIndex
+		ents := r.Entries[:0]
+		*r = IDIndex{RecordCommon: c}
+		nr := cur.u64("nr")
+		if cur.short {
+			return nil, formatErr(off, typ, "nr", errShort)
+		}
+		rest := uint64(cur.remaining())
+		if nr > rest/32 {
+			d.warn(formatErr(off, typ, "nr", fmt.Errorf("nr %d does not fit the record: %w", nr, errShort)))
+			nr = rest / 32
+		}
+		ext := rest >= nr*48
+		base := cur.off
+		for j := uint64(0); j < nr; j++ {
+			p := base + int(j)*32
+			ent := IDIndexEntry{ID: e.u64(body[p:]), Idx: e.u64(body[p+8:]), CPU: e.u64(body[p+16:]), TID: e.u64(body[p+24:])}
+			if ext {
+				q := base + int(nr)*32 + int(j)*16
+				ent.MachinePID, ent.VCPU = e.u64(body[q:]), e.u64(body[q+8:])
+			}
+			ents = append(ents, ent)
+			if ent.Idx < uint64(len(d.f.Attrs)) {
+				if _, dup := d.byID[ent.ID]; !dup {
+					a := d.f.Attrs[ent.Idx]
+					a.IDs = append(a.IDs, ent.ID)
+					d.byID[ent.ID] = int(ent.Idx)
+				}
+			}
+		}
+		r.Entries = ents
+		return r, nil
+	case RecordTypeAuxtraceInfo:
+		r := &s.auxtraceInfo
+		priv := r.Priv[:0]
+		*r = AuxtraceInfo{RecordCommon: c, AuxType: cur.u32("type")}
+		cur.skip(4, "reserved")
+		for cur.remaining() >= 8 {
+			priv = append(priv, cur.u64("priv"))
+		}
+		r.Priv = priv
+		if cur.short {
+			return nil, formatErr(off, typ, cur.field, errShort)
+		}
+		return r, nil
+	case RecordTypeAuxtrace:
+		r := &s.auxtrace
+		*r = Auxtrace{RecordCommon: c, AuxSize: cur.u64("size"), AuxOffset: cur.u64("offset"),
+			Reference: cur.u64("reference"), Idx: cur.u32("idx"), AuxTID: cur.u32("tid"), AuxCPU: cur.u32("cpu")}
+		if cur.short {
+			return nil, formatErr(off, typ, cur.field, errShort)
+		}
+		r.DataOffset = off + int64(size)
+		return r, nil
+	case RecordTypeAuxtraceError:
+		r := &s.auxtraceError
+		*r = AuxtraceError{RecordCommon: c, ErrType: cur.u32("type"), Code: cur.u32("code"),
+			ErrCPU: cur.u32("cpu"), ErrPID: cur.u32("pid"), ErrTID: cur.u32("tid"), Fmt: cur.u32("fmt"),
+			IP: cur.u64("ip")}
+		r.ErrTime = cur.u64("time")
+		r.Msg = cstring(cur.rest())
+		if cur.remaining() > 64 {
+			r.Msg = cstring(cur.rest()[:64])
+		}
+		if cur.short {
+			return nil, formatErr(off, typ, cur.field, errShort)
+		}
+		return r, nil
+	case RecordTypeThreadMap:
+		r := &s.threadMap
+		th := r.Threads[:0]
+		*r = ThreadMap{RecordCommon: c}
+		nr := cur.u64("nr")
+		if cur.short || nr > uint64(cur.remaining())/24 {
+			return nil, formatErr(off, typ, "nr", errShort)
+		}
+		for j := uint64(0); j < nr; j++ {
+			th = append(th, ThreadMapEntry{PID: cur.u64("pid"), Comm: cur.fixedString(16, "comm")})
+		}
+		r.Threads = th
+		return r, nil
+	case RecordTypeCPUMap:
+		r := &s.cpuMap
+		cpus := r.CPUs[:0]
+		*r = CPUMap{RecordCommon: c}
+		var err error
+		cpus, r.AnyCPU, err = parseCPUMapData(&cur, cpus)
+		if err != nil {
+			return nil, formatErr(off, typ, "data", err)
+		}
+		r.CPUs = cpus
+		return r, nil
+	case RecordTypeStatConfig:
+		r := &s.statConfig
+		cfg := r.Config[:0]
+		*r = StatConfig{RecordCommon: c}
+		nr := cur.u64("nr")
+		if cur.short || nr > uint64(cur.remaining())/16 {
+			return nil, formatErr(off, typ, "nr", errShort)
+		}
+		for j := uint64(0); j < nr; j++ {
+			cfg = append(cfg, StatConfigEntry{Tag: cur.u64("tag"), Val: cur.u64("val")})
+		}
+		r.Config = cfg
+		return r, nil
+	case RecordTypeStat:
+		s.stat = Stat{RecordCommon: c, StatID: cur.u64("id"), StatCPU: cur.u32("cpu"), Thread: cur.u32("thread"),
+			Val: cur.u64("val"), Ena: cur.u64("ena"), Run: cur.u64("run")}
+		if cur.short {
+			return nil, formatErr(off, typ, cur.field, errShort)
+		}
+		return &s.stat, nil
+	case RecordTypeStatRound:
+		s.statRound = StatRound{RecordCommon: c, RoundType: cur.u64("type"), RoundTime: cur.u64("time")}
+		if cur.short {
+			return nil, formatErr(off, typ, cur.field, errShort)
+		}
+		return &s.statRound, nil
+	case RecordTypeEventUpdate:
+		r := &s.eventUpdate
+		cpus := r.CPUs[:0]
+		*r = EventUpdate{RecordCommon: c, UpdateType: cur.u64("type"), EventID: cur.u64("id")}
+		if cur.short {
+			return nil, formatErr(off, typ, cur.field, errShort)
+		}
+		switch r.UpdateType {
+		case 0:
+			r.Unit = cstring(cur.rest())
+		case 1:
+			r.Scale = math.Float64frombits(cur.u64("scale"))
+		case 2:
+			r.Name = cstring(cur.rest())
+			if i, ok := d.byID[r.EventID]; ok && r.Name != "" {
+				d.f.Attrs[i].Name = r.Name
+			}
+		case 3:
+			var err error
+			cpus, _, err = parseCPUMapData(&cur, cpus)
+			if err != nil {
+				return nil, formatErr(off, typ, "cpus", err)
+			}
+		}
+		r.CPUs = cpus
+		if cur.short {
+			return nil, formatErr(off, typ, cur.field, errShort)
+		}
+		return r, nil
+	case RecordTypeTimeConv:
+		r := &s.timeConv
+		*r = TimeConv{RecordCommon: c, TimeShift: cur.u64("time_shift"), TimeMult: cur.u64("time_mult"),
+			TimeZero: cur.u64("time_zero")}
+		if cur.remaining() >= 18 {
+			r.TimeCycles = cur.u64("time_cycles")
+			r.TimeMask = cur.u64("time_mask")
+			r.CapUserTimeZero = cur.u8("cap_user_time_zero") != 0
+			r.CapUserTimeShort = cur.u8("cap_user_time_short") != 0
+		}
+		if cur.short {
+			return nil, formatErr(off, typ, cur.field, errShort)
+		}
+		return r, nil
+	case RecordTypeHeaderFeature:
+		r := &s.feature
+		id := cur.u64("feat_id")
+		if cur.short {
+			return nil, formatErr(off, typ, "feat_id", errShort)
+		}
+		*r = HeaderFeature{RecordCommon: c, Feature: Feature(min(id, 255)), Data: cur.rest()}
+		if id < 256 && id != 0 {
+			d.f.Meta.add(Feature(id), r.Data, e, off)
+			d.applyMeta()
+		}
+		return r, nil
+	case RecordTypeCompressed, RecordTypeCompressed2:
+		r := &s.compressed
+		*r = Compressed{RecordCommon: c, V2: typ == RecordTypeCompressed2}
+		if r.V2 {
+			n := cur.u64("data_size")
+			if cur.short || n > uint64(cur.remaining()) {
+				return nil, formatErr(off, typ, "data_size", errShort)
+			}
+			r.Data = cur.bytes(int(n), "data")
+		} else {
+			r.Data = body
+		}
+		return r, nil
+	case RecordTypeBPFMetadata:
+		r := &s.bpfMetadata
+		ents := r.Entries[:0]
+		*r = BPFMetadata{RecordCommon: c, ProgName: cur.fixedString(512, "prog_name")}
+		nr := cur.u64("nr_entries")
+		if cur.short {
+			return nil, formatErr(off, typ, cur.field, errShort)
+		}
+		if nr > uint64(cur.remaining())/320 {
+			d.warn(formatErr(off, typ, "nr_entries", errShort))
+			nr = uint64(cur.remaining()) / 320
+		}
+		for j := uint64(0); j < nr; j++ {
+			ents = append(ents, BPFMetadataEntry{Key: cur.fixedString(64, "key"), Value: cur.fixedString(256, "value")})
+		}
+		r.Entries = ents
+		return r, nil
+	}
+	u := &s.unknown
+	*u = Unknown{RecordCommon: c, RecType: typ, Data: body}
+	return u, nil
+}
+
+// buildIDBytes extracts the build id of a perf_record_header_build_id's
+// 24-byte id field: with misc bit 15 the size byte at 20 is valid, else
+// trailing zero bytes are trimmed (older writers padded 20-byte ids).
+func buildIDBytes(idb []byte, misc uint16) []byte {
+	if misc&MiscBuildIDSize != 0 {
+		n := int(idb[20])
+		if n > 20 {
+			n = 20
+		}
+		return idb[:n]
+	}
+	n := 20
+	for n > 0 && idb[n-1] == 0 {
+		n--
+	}
+	return idb[:n]
+}
+
+// parseCPUMapData decodes struct perf_record_cpu_map_data (CPU_MAP records
+// and EVENT_UPDATE CPUS payloads).
+func parseCPUMapData(c *cursor, cpus []uint32) ([]uint32, bool, error) {
+	typ := c.u16("type")
+	any := false
+	switch typ {
+	case 0: // PERF_CPU_MAP__CPUS
+		nr := c.u16("nr")
+		if int(nr) > c.remaining()/2 {
+			return cpus, false, errShort
+		}
+		for j := 0; j < int(nr); j++ {
+			v := c.u16("cpu")
+			if v == 0xffff {
+				any = true
+				continue
+			}
+			cpus = append(cpus, uint32(v))
+		}
+	case 1: // PERF_CPU_MAP__MASK
+		nr := c.u16("nr")
+		longSize := c.u16("long_size")
+		switch longSize {
+		case 4:
+			if int(nr) > c.remaining()/4 {
+				return cpus, false, errShort
+			}
+			for j := 0; j < int(nr); j++ {
+				m := c.u32("mask")
+				for b := 0; b < 32; b++ {
+					if m&(1<<b) != 0 {
+						cpus = append(cpus, uint32(j*32+b))
+					}
+				}
+			}
+		case 8:
+			c.skip(4, "pad")
+			if int(nr) > c.remaining()/8 {
+				return cpus, false, errShort
+			}
+			for j := 0; j < int(nr); j++ {
+				m := c.u64("mask")
+				for b := 0; b < 64; b++ {
+					if m&(1<<b) != 0 {
+						cpus = append(cpus, uint32(j*64+b))
+					}
+				}
+			}
+		default:
+			return cpus, false, fmt.Errorf("cpu map long_size %d: %w", longSize, errBadRecord)
+		}
+	case 2: // PERF_CPU_MAP__RANGE_CPUS
+		any = c.u8("any_cpu") != 0
+		c.skip(1, "pad")
+		start, end := c.u16("start_cpu"), c.u16("end_cpu")
+		for v := int(start); v <= int(end); v++ {
+			cpus = append(cpus, uint32(v))
+		}
+	default:
+		return cpus, false, fmt.Errorf("cpu map type %d: %w", typ, errBadRecord)
+	}
+	if c.short {
+		return cpus, any, errShort
+	}
+	return cpus, any, nil
+}
+
+// maxWarnings caps Stats.Warnings; WarningCount keeps the total.
+const maxWarnings = 100
+
+func (d *decoder) warn(err error) {
+	d.stats.WarningCount++
+	if len(d.stats.Warnings) < maxWarnings {
+		d.stats.Warnings = append(d.stats.Warnings, err)
+	}
+}
