@@ -51,12 +51,12 @@ type store struct {
 }
 
 // minBody is the smallest body (after the 8-byte header, before any
-// sample_id trailer) of each fixed-layout record type.
-var minBody = map[RecordType]int{
+// sample_id trailer) of each fixed-layout kernel record type.
+var minBody = [...]int{
 	RecordTypeMmap: 32, RecordTypeLost: 16, RecordTypeComm: 8, RecordTypeExit: 24,
 	RecordTypeThrottle: 24, RecordTypeUnthrottle: 24, RecordTypeFork: 24, RecordTypeRead: 16,
 	RecordTypeMmap2: 64, RecordTypeAux: 24, RecordTypeItraceStart: 8, RecordTypeLostSamples: 8,
-	RecordTypeSwitchCPUWide: 8, RecordTypeNamespaces: 16, RecordTypeKsymbol: 16,
+	RecordTypeSwitch: 0, RecordTypeSwitchCPUWide: 8, RecordTypeNamespaces: 16, RecordTypeKsymbol: 16,
 	RecordTypeBPFEvent: 16, RecordTypeCgroup: 8, RecordTypeTextPoke: 12, RecordTypeAuxOutputHWID: 8,
 	RecordTypeCallchainDeferred: 8,
 }
@@ -140,6 +140,7 @@ func (d *decoder) trailer(c *RecordCommon, body []byte, off int64, typ RecordTyp
 	if st&SampleTID != 0 {
 		c.PID = int32(d.e.u32(t[i:]))
 		c.TID = int32(d.e.u32(t[i+4:]))
+		c.TrailerPID, c.TrailerTID = c.PID, c.TID
 		i += 8
 	}
 	if st&SampleTime != 0 {
@@ -166,7 +167,7 @@ func (d *decoder) trailer(c *RecordCommon, body []byte, off int64, typ RecordTyp
 }
 
 func resetCommon(c *RecordCommon, off, inner int64, misc, size uint16) {
-	*c = RecordCommon{Offset: off, InnerOffset: inner, Misc: misc, Size: size, PID: -1, TID: -1}
+	*c = RecordCommon{Offset: off, InnerOffset: inner, Misc: misc, Size: size, PID: -1, TID: -1, TrailerPID: -1, TrailerTID: -1}
 }
 
 // parse decodes one record (header included). A non-nil error is a
@@ -196,7 +197,7 @@ func (d *decoder) parse(s *store, rec []byte, off, inner int64) (Record, error) 
 		if err != nil {
 			return nil, err
 		}
-		if n, ok := minBody[typ]; ok && len(b) < n {
+		if len(b) < minBody[typ] {
 			return nil, formatErr(off, typ, "size", errShort)
 		}
 		return d.parseKernel(s, typ, c, b, off)
@@ -490,6 +491,7 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 	if st&SampleTID != 0 {
 		smp.PID = int32(e.u32(body[i:]))
 		smp.TID = int32(e.u32(body[i+4:]))
+		smp.TrailerPID, smp.TrailerTID = smp.PID, smp.TID
 		i += 8
 	}
 	if st&SampleTime != 0 {
