@@ -1,0 +1,588 @@
+package output
+
+import (
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/symbolize"
+)
+
+// This file aggregates samples into the histogram perf report prints
+// (tools/perf/util/hist.c: hists__add_entry, the hist_entry_iter
+// callbacks for --children, hists__output_resort; tools/perf/util/sort.c
+// for the sort keys' compare functions).
+
+// SortKey is a report sort key (perf report --sort).
+type SortKey int
+
+// Sort keys.
+const (
+	SortComm SortKey = iota // command name
+	SortPID                 // thread id and command
+	SortDSO                 // shared object (short name)
+	SortSym                 // symbol, or address when unresolved
+)
+
+var sortKeyNames = [...]string{"comm", "pid", "dso", "sym"}
+
+// String returns the key's name.
+func (k SortKey) String() string {
+	if k >= 0 && int(k) < len(sortKeyNames) {
+		return sortKeyNames[k]
+	}
+	return "sortkey(" + strconv.Itoa(int(k)) + ")"
+}
+
+// DefaultSortKeys is perf report's default sort order, comm,dso,sym.
+func DefaultSortKeys() []SortKey { return []SortKey{SortComm, SortDSO, SortSym} }
+
+// ParseSortKeys parses a comma-separated list of sort keys.
+func ParseSortKeys(s string) ([]SortKey, error) {
+	var keys []SortKey
+	for _, f := range strings.Split(s, ",") {
+		f = strings.TrimSpace(f)
+		found := false
+		for i, n := range sortKeyNames {
+			if f == n {
+				keys = append(keys, SortKey(i))
+				found = true
+				break
+			}
+		}
+		if !found {
+			return nil, fmt.Errorf("unknown sort key %q (want comm, pid, dso or sym)", f)
+		}
+	}
+	if len(keys) == 0 {
+		return nil, fmt.Errorf("empty sort key list")
+	}
+	return keys, nil
+}
+
+// TableFormat is the output format of perfstitch report and stats. It
+// implements pflag.Value.
+type TableFormat int
+
+// Table formats.
+const (
+	// TableText is a tablewriter table.
+	TableText TableFormat = iota
+	// TablePerf reproduces perf's own text (perf report --stdio, perf
+	// report --stats).
+	TablePerf
+	// TableJSON is one JSON document.
+	TableJSON
+)
+
+var tableFormatNames = [...]string{"table", "perf", "json"}
+
+// TableFormatNames lists the accepted values of a TableFormat flag.
+func TableFormatNames() []string { return tableFormatNames[:] }
+
+// String returns the format's name.
+func (f TableFormat) String() string {
+	if f >= 0 && int(f) < len(tableFormatNames) {
+		return tableFormatNames[f]
+	}
+	return "tableformat(" + strconv.Itoa(int(f)) + ")"
+}
+
+// Set parses a format name.
+func (f *TableFormat) Set(s string) error {
+	for i, n := range tableFormatNames {
+		if s == n {
+			*f = TableFormat(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown format %q (want table, perf or json)", s)
+}
+
+// Type names the flag value type in help output.
+func (f *TableFormat) Type() string { return "format" }
+
+// ReportOptions configure a [Report].
+type ReportOptions struct {
+	// Sort are the sort keys, DefaultSortKeys if empty.
+	Sort []SortKey
+	// Children accumulates each sample's weight into every function of
+	// its callchain (perf report --children). It has no effect on events
+	// without callchains.
+	Children bool
+	// CallGraph is how call graphs are printed under the rows.
+	CallGraph CallGraphMode
+	// CallGraphLimit is the call-graph threshold in percent (0.5 in perf);
+	// branches lighter than this are not printed.
+	CallGraphLimit float64
+	// Order is the direction of printed chains.
+	Order CallOrder
+	// PercentLimit hides rows whose overhead (children overhead with
+	// Children) is below this percentage.
+	PercentLimit float64
+	// Pipe says the input is a pipe-mode stream. perf 6.1 decides about
+	// --children before it sees the stream's events, finds no callchains
+	// and prints self overhead only (in caller order); Pipe reproduces
+	// that.
+	Pipe bool
+}
+
+// Report aggregates samples into perf report's histogram: one section per
+// event, one row per distinct combination of the sort keys. It implements
+// [RecordSink]; side-band records give it perf's DSO creation order (used
+// to break ties between equally heavy call-graph branches) and the lost
+// sample count.
+type Report struct {
+	opts     ReportOptions
+	sections []*reportSection
+	byAttr   map[*decode.EventAttr]*reportSection
+	dsoRank  map[string]int
+	// LostSamples is the number of samples the kernel reported lost
+	// (PERF_RECORD_LOST_SAMPLES), printed in the perf format header.
+	LostSamples uint64
+	hasChains   bool
+	cursor      []chainEntry
+	levels      []byte
+	cache       []*histEntry
+}
+
+// reportSection is the histogram of one event.
+type reportSection struct {
+	attr        *decode.EventAttr
+	name        string
+	index       int
+	entries     map[string]*histEntry
+	order       []*histEntry
+	nrSamples   uint64
+	totalPeriod uint64
+	chains      bool // samples of this event carry callchains
+}
+
+// histEntry is one row (perf's hist_entry).
+type histEntry struct {
+	comm     string
+	tid      int32
+	dso      string // short DSO name; "" without a map
+	sym      string
+	start    uint64 // symbol start, if resolved
+	ip       uint64 // address (map-relative for sampled IPs)
+	resolved bool
+	inlined  bool
+	level    byte // 'k' kernel, '.' user, ...
+
+	self, acc     uint64 // period
+	nrSelf, nrAcc uint64 // samples
+	chain         chainNode
+	maxDepth      int // longest chain appended (perf's callchain_root.max_depth)
+}
+
+// NewReport returns an empty report.
+func NewReport(opts ReportOptions) *Report {
+	if len(opts.Sort) == 0 {
+		opts.Sort = DefaultSortKeys()
+	}
+	return &Report{
+		opts:    opts,
+		byAttr:  make(map[*decode.EventAttr]*reportSection),
+		dsoRank: make(map[string]int),
+	}
+}
+
+// AddRecord notes side-band records: MMAP/MMAP2 give the DSO creation
+// order, LOST_SAMPLES the lost sample count.
+func (r *Report) AddRecord(rec *Record) error {
+	switch x := rec.Record.(type) {
+	case *decode.Mmap:
+		r.rank(x.Filename)
+	case *decode.LostSamples:
+		r.LostSamples += x.Lost
+	}
+	return nil
+}
+
+// NoteDSO records that perf would create the DSO named name (its long
+// name) now, if it has not been seen before.
+func (r *Report) NoteDSO(name string) { r.rank(name) }
+
+func (r *Report) rank(name string) int {
+	if strings.HasPrefix(name, "[kernel.kallsyms]") || name == "[kernel]" {
+		return 0 // the kernel DSO is created before any event is read
+	}
+	if k, ok := r.dsoRank[name]; ok {
+		return k
+	}
+	k := len(r.dsoRank) + 1
+	r.dsoRank[name] = k
+	return k
+}
+
+// Flush does nothing; a Report is printed by its Write methods.
+func (r *Report) Flush() error { return nil }
+
+func (r *Report) section(attr *decode.EventAttr) *reportSection {
+	if s, ok := r.byAttr[attr]; ok {
+		return s
+	}
+	s := &reportSection{attr: attr, entries: make(map[string]*histEntry)}
+	if attr != nil {
+		s.name, s.index = attr.Name, attr.Index
+	}
+	r.byAttr[attr] = s
+	r.sections = append(r.sections, s)
+	sort.SliceStable(r.sections, func(i, j int) bool { return r.sections[i].index < r.sections[j].index })
+	return s
+}
+
+// samplePeriod is the sample's weight as perf computes it: the recorded
+// period, else the attr's sample_period.
+func samplePeriod(s *decode.Sample) uint64 {
+	if s.Format&decode.SamplePeriod != 0 {
+		return s.Period
+	}
+	if s.Attr != nil {
+		return s.Attr.SamplePeriod
+	}
+	return 1
+}
+
+func levelOf(s *decode.Sample) byte {
+	switch s.CPUMode() {
+	case decode.CPUModeKernel:
+		return 'k'
+	case decode.CPUModeHypervisor:
+		return 'H'
+	case decode.CPUModeGuestKernel:
+		return 'g'
+	case decode.CPUModeGuestUser:
+		return 'u'
+	}
+	return '.'
+}
+
+func (r *Report) entryOf(f *symbolize.Frame) chainEntry {
+	e := chainEntry{ip: f.Addr, dsoRank: -1, kernel: f.Kernel}
+	if f.Reason != symbolize.NoMap {
+		e.dso = f.DSOShort
+		e.dsoRank = r.rank(f.DSO)
+	}
+	if f.Reason == symbolize.Resolved && f.Symbol != "" {
+		e.resolved = true
+		e.name = f.Symbol
+		e.start = f.MapAddr - f.Offset
+	}
+	return e
+}
+
+// Add aggregates one sample.
+func (r *Report) Add(ev *symbolize.Event) error {
+	if ev == nil || ev.Sample == nil || ev.Sample.Sample == nil {
+		return nil
+	}
+	s := ev.Sample.Sample
+	sec := r.section(s.Attr)
+	period := samplePeriod(s)
+	sec.nrSamples++
+	sec.totalPeriod += period
+	if s.Format&decode.SampleCallchain != 0 {
+		sec.chains = true
+		r.hasChains = true
+	}
+
+	// The callchain cursor: leaf first, then reversed for caller order.
+	r.cursor = r.cursor[:0]
+	for i := range ev.Frames {
+		if ev.Frames[i].Cookie {
+			continue
+		}
+		r.cursor = append(r.cursor, r.entryOf(&ev.Frames[i]))
+	}
+	if r.callerOrder() {
+		for i, j := 0, len(r.cursor)-1; i < j; i, j = i+1, j-1 {
+			r.cursor[i], r.cursor[j] = r.cursor[j], r.cursor[i]
+		}
+	}
+
+	// The sampled IP: map-relative address, the sample's cpumode.
+	self := histEntry{comm: ev.Comm, tid: s.TID, ip: ev.IP.MapAddr, level: levelOf(s)}
+	if ev.IP.Reason != symbolize.NoMap {
+		self.dso = ev.IP.DSOShort
+	}
+	if ev.IP.Reason == symbolize.Resolved && ev.IP.Symbol != "" {
+		self.resolved = true
+		self.sym = ev.IP.Symbol
+		self.start = ev.IP.MapAddr - ev.IP.Offset
+	}
+	he := sec.findOrAdd(&self, r.opts.Sort)
+	he.self += period
+	he.nrSelf++
+	he.acc += period
+	he.nrAcc++
+	withGraph := r.opts.CallGraph != CallGraphNone || r.opts.Children
+	if withGraph {
+		he.appendChain(r.cursor, period)
+	}
+	if !r.opts.Children || r.opts.Pipe || len(r.cursor) == 0 {
+		return nil
+	}
+
+	// --children: every distinct function of the chain gets the weight
+	// once, with the chain from that function on (perf's
+	// iter_add_next_cumulative_entry).
+	r.cache = append(r.cache[:0], he)
+	level := self.level
+	for i := range r.cursor {
+		c := &r.cursor[i]
+		tmpl := histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: c.dso, level: level}
+		if c.resolved || c.dsoRank >= 0 {
+			if c.kernel {
+				tmpl.level = 'k'
+			} else {
+				tmpl.level = '.'
+			}
+			level = tmpl.level
+		}
+		if c.resolved {
+			tmpl.resolved, tmpl.sym, tmpl.start, tmpl.inlined = true, c.name, c.start, c.inlined
+		}
+		dup := false
+		for _, prev := range r.cache {
+			if compareHist(prev, &tmpl, r.opts.Sort) == 0 {
+				dup = true
+				break
+			}
+		}
+		if dup {
+			continue
+		}
+		ce := sec.findOrAdd(&tmpl, r.opts.Sort)
+		ce.acc += period
+		ce.nrAcc++
+		r.cache = append(r.cache, ce)
+		ce.appendChain(r.cursor[i:], period)
+	}
+	return nil
+}
+
+func (he *histEntry) appendChain(chain []chainEntry, period uint64) {
+	he.chain.appendChain(chain, period)
+	he.maxDepth = max(he.maxDepth, len(chain))
+}
+
+func (r *Report) callerOrder() bool {
+	switch r.opts.Order {
+	case OrderCaller:
+		return true
+	case OrderCallee:
+		return false
+	}
+	return r.opts.Children
+}
+
+// key returns the identity of e under the sort keys (perf's
+// hist_entry__cmp == 0).
+func (e *histEntry) key(keys []SortKey) string {
+	var b strings.Builder
+	for _, k := range keys {
+		switch k {
+		case SortComm:
+			b.WriteString(e.comm)
+		case SortPID:
+			b.WriteString(strconv.Itoa(int(e.tid)))
+		case SortDSO:
+			b.WriteString(e.dso)
+		case SortSym:
+			if e.resolved {
+				b.WriteString("s")
+				b.WriteString(e.dso)
+				b.WriteByte(0)
+				b.WriteString(strconv.FormatUint(e.start, 16))
+				if e.inlined {
+					b.WriteByte(0)
+					b.WriteString(e.sym)
+				}
+			} else {
+				b.WriteString("a")
+				b.WriteString(strconv.FormatUint(e.ip, 16))
+			}
+		}
+		b.WriteByte(0)
+	}
+	return b.String()
+}
+
+func (s *reportSection) findOrAdd(tmpl *histEntry, keys []SortKey) *histEntry {
+	k := tmpl.key(keys)
+	if he, ok := s.entries[k]; ok {
+		return he
+	}
+	he := new(histEntry)
+	*he = *tmpl
+	s.entries[k] = he
+	s.order = append(s.order, he)
+	return he
+}
+
+func cmpNull(aNil, bNil bool) int {
+	switch {
+	case aNil && bNil:
+		return 0
+	case aNil:
+		return -1
+	}
+	return 1
+}
+
+func cmpU64(a, b uint64) int {
+	switch {
+	case a < b:
+		return -1
+	case a > b:
+		return 1
+	}
+	return 0
+}
+
+// compareHist is perf's hist_entry__cmp/collapse: the order of the
+// collapsed tree, which decides the order of rows that tie in the output
+// sort. Negative when a sorts first.
+func compareHist(a, b *histEntry, keys []SortKey) int {
+	for _, k := range keys {
+		c := 0
+		switch k {
+		case SortComm:
+			c = strings.Compare(a.comm, b.comm)
+		case SortPID:
+			c = int(a.tid) - int(b.tid)
+		case SortDSO:
+			c = compareDSO(a, b)
+		case SortSym:
+			switch {
+			case !a.resolved && !b.resolved:
+				c = cmpU64(a.ip, b.ip)
+			default:
+				if c = compareDSO(a, b); c != 0 {
+					break
+				}
+				if !a.resolved || !b.resolved {
+					// resolved entries first
+					c = -cmpNull(!a.resolved, !b.resolved)
+					break
+				}
+				if a.inlined || b.inlined {
+					if c = strings.Compare(a.sym, b.sym); c != 0 {
+						break
+					}
+				}
+				c = cmpU64(a.start, b.start)
+			}
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// compareDSO orders by short name, entries without a map last.
+func compareDSO(a, b *histEntry) int {
+	if a.dso == "" || b.dso == "" {
+		return -cmpNull(a.dso == "", b.dso == "")
+	}
+	return strings.Compare(a.dso, b.dso)
+}
+
+// compareOutput is the output sort of perf's hists__output_resort for the
+// sort keys (se_sort, else se_cmp); 0 keeps the collapsed order.
+func compareOutput(a, b *histEntry, keys []SortKey) int {
+	for _, k := range keys {
+		c := 0
+		switch k {
+		case SortComm:
+			c = strings.Compare(a.comm, b.comm)
+		case SortPID:
+			c = int(a.tid) - int(b.tid)
+		case SortDSO:
+			c = compareDSO(a, b)
+		case SortSym:
+			if !a.resolved || !b.resolved {
+				c = -cmpNull(!a.resolved, !b.resolved)
+			} else {
+				c = strings.Compare(a.sym, b.sym)
+			}
+		}
+		if c != 0 {
+			return c
+		}
+	}
+	return 0
+}
+
+// sortedEntries returns the section's rows in perf's output order.
+func (r *Report) sortedEntries(s *reportSection) []*histEntry {
+	rows := append([]*histEntry(nil), s.order...)
+	keys := r.opts.Sort
+	sort.SliceStable(rows, func(i, j int) bool { return compareHist(rows[i], rows[j], keys) < 0 })
+	children := r.children()
+	caller := r.callerOrder()
+	return rbOrder(rows, func(a, b *histEntry) bool {
+		if children {
+			if a.acc != b.acc {
+				return a.acc > b.acc
+			}
+			// perf's __hpp__sort_acc: within one thread, put callers
+			// above callees when they weigh the same.
+			if a.tid == b.tid && s.chains && a.maxDepth != b.maxDepth {
+				return (a.maxDepth > b.maxDepth) == caller
+			}
+		}
+		if a.self != b.self {
+			return a.self > b.self
+		}
+		return compareOutput(a, b, keys) < 0
+	})
+}
+
+// children reports whether --children is in effect: it needs callchains.
+func (r *Report) children() bool { return r.opts.Children && r.hasChains && !r.opts.Pipe }
+
+// percent returns v as a percentage of total.
+func percent(v, total uint64) float64 {
+	if total == 0 {
+		return 0
+	}
+	return 100.0 * float64(v) / float64(total)
+}
+
+// rowPercent is the overhead a row is filtered by (--percent-limit).
+func (r *Report) rowPercent(he *histEntry, total uint64) float64 {
+	if r.children() {
+		return percent(he.acc, total)
+	}
+	return percent(he.self, total)
+}
+
+// symText is the Symbol column of a row: "[k] name" or "[.] 0x%016x".
+func (he *histEntry) symText() string {
+	s := "[" + string(he.level) + "] "
+	if he.resolved {
+		s += he.sym
+		if he.inlined {
+			s += " (inlined)"
+		}
+		return s
+	}
+	if he.ip == 0 {
+		return s + "0000000000000000"
+	}
+	return s + fmt.Sprintf("%#.16x", he.ip)
+}
+
+// dsoText is the Shared Object column of a row.
+func (he *histEntry) dsoText() string {
+	if he.dso == "" {
+		return "[unknown]"
+	}
+	return he.dso
+}

@@ -1,0 +1,189 @@
+package output
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+	"strings"
+)
+
+// This file prints a Report as perf report --stdio does (perf 6.1:
+// builtin-report.c evlist__tty_browse_hists and
+// hists__fprintf_nr_sample_events, ui/stdio/hist.c hists__fprintf, sort.c
+// for the column texts and widths, hist.c hists__calc_col_len).
+
+// perfTip is the line perf prints last when it cannot read its tips file,
+// which is what a perf without its documentation folder prints every time.
+const perfTip = "Cannot load tips.txt file, please install perf!"
+
+// convertUnit is perf's convert_unit: 1K above 1000, and so on.
+func convertUnit(v uint64) (uint64, byte) {
+	unit := byte(' ')
+	for _, u := range []byte{'K', 'M', 'G'} {
+		if v > 1000 {
+			v /= 1000
+			unit = u
+		}
+	}
+	return v, unit
+}
+
+// column is one column of the perf text layout.
+type column struct {
+	header string
+	width  int
+	text   func(he *histEntry) string
+	right  bool // right-aligned header (percent columns)
+}
+
+// columns returns the columns of a section with perf's widths: at least
+// the header, at least every row's text (symbols count 4 for the "[k] "
+// prefix, unresolved ones 22; an unresolved symbol widens the DSO column
+// to 16).
+func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
+	var cols []column
+	total := s.totalPeriod
+	pct := func(f func(*histEntry) uint64) func(*histEntry) string {
+		return func(he *histEntry) string {
+			return padLeft(strconv.FormatFloat(percent(f(he), total), 'f', 2, 64), 7) + "%"
+		}
+	}
+	if r.children() {
+		cols = append(cols,
+			column{header: "Children", width: 8, right: true, text: pct(func(he *histEntry) uint64 { return he.acc })},
+			column{header: "Self", width: 8, right: true, text: pct(func(he *histEntry) uint64 { return he.self })})
+	} else {
+		cols = append(cols, column{header: "Overhead", width: 8, right: true, text: pct(func(he *histEntry) uint64 { return he.self })})
+	}
+	commW, pidW, dsoW, symW := len("Command"), len("Pid:Command"), len("Shared Object"), len("Symbol")
+	unresolved := false
+	for _, he := range rows {
+		commW = max(commW, len(he.comm))
+		pidW = max(pidW, len(he.comm)+8)
+		if he.dso != "" {
+			dsoW = max(dsoW, len(he.dso))
+		}
+		if he.resolved {
+			symW = max(symW, len(he.sym)+4)
+		} else {
+			symW = max(symW, 22)
+			unresolved = true
+		}
+	}
+	if unresolved && dsoW < 16 {
+		dsoW = 16
+	}
+	for _, k := range r.opts.Sort {
+		switch k {
+		case SortComm:
+			cols = append(cols, column{header: "Command", width: commW, text: func(he *histEntry) string { return he.comm }})
+		case SortPID:
+			cols = append(cols, column{header: "Pid:Command", width: pidW, text: func(he *histEntry) string {
+				return padLeft(strconv.Itoa(int(he.tid)), 7) + ":" + he.comm
+			}})
+		case SortDSO:
+			cols = append(cols, column{header: "Shared Object", width: dsoW, text: (*histEntry).dsoText})
+		case SortSym:
+			cols = append(cols, column{header: "Symbol", width: symW, text: (*histEntry).symText})
+		}
+	}
+	return cols
+}
+
+func padLeft(s string, w int) string {
+	if len(s) >= w {
+		return s
+	}
+	return strings.Repeat(" ", w-len(s)) + s
+}
+
+func padRight(s string, w int) string {
+	if len(s) >= w {
+		return s
+	}
+	return s + strings.Repeat(" ", w-len(s))
+}
+
+// WritePerf prints the report as perf report --stdio prints it.
+func (r *Report) WritePerf(w io.Writer) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	bw.WriteString("# To display the perf.data header info, please use --header/--header-only options.\n#\n")
+	bw.WriteString("#\n# Total Lost Samples: " + strconv.FormatUint(r.LostSamples, 10) + "\n#\n")
+	for _, s := range r.sections {
+		if s.nrSamples == 0 {
+			continue
+		}
+		n, unit := convertUnit(s.nrSamples)
+		bw.WriteString("# Samples: " + strconv.FormatUint(n, 10) + string(unit))
+		bw.WriteString(" of event '" + s.name + "'\n")
+		bw.WriteString("# Event count (approx.): " + strconv.FormatUint(s.totalPeriod, 10) + "\n#\n")
+		r.writePerfSection(bw, s)
+		bw.WriteString("\n\n")
+	}
+	bw.WriteString("#\n# (" + perfTip + ")\n#\n")
+	return bw.Flush()
+}
+
+func (r *Report) writePerfSection(bw *bufio.Writer, s *reportSection) {
+	rows := r.sortedEntries(s)
+	cols := r.columns(s, rows)
+	bw.WriteString("# ")
+	for i, c := range cols {
+		if i > 0 {
+			bw.WriteString("  ")
+		}
+		if c.right {
+			bw.WriteString(padLeft(c.header, c.width))
+		} else {
+			bw.WriteString(padRight(c.header, c.width))
+		}
+	}
+	bw.WriteString("\n# ")
+	for i, c := range cols {
+		if i > 0 {
+			bw.WriteString("  ")
+		}
+		bw.WriteString(strings.Repeat(".", c.width))
+	}
+	bw.WriteString("\n#\n")
+
+	gp := r.graphPrinter(bw, s)
+	for _, he := range rows {
+		if r.rowPercent(he, s.totalPeriod) < r.opts.PercentLimit {
+			continue
+		}
+		for i, c := range cols {
+			bw.WriteString("  ")
+			t := c.text(he)
+			if i < len(cols)-1 {
+				t = padRight(t, c.width)
+			}
+			bw.WriteString(t)
+		}
+		bw.WriteByte('\n')
+		if gp != nil {
+			parent := he.self
+			if r.children() {
+				parent = he.acc
+			}
+			gp.print(&he.chain, parent)
+		}
+	}
+}
+
+// graphPrinter returns the printer for a section's call graphs, nil when
+// none are printed.
+func (r *Report) graphPrinter(bw *bufio.Writer, s *reportSection) *graphPrinter {
+	if r.opts.CallGraph == CallGraphNone || !s.chains {
+		return nil
+	}
+	limit := r.opts.CallGraphLimit
+	return &graphPrinter{
+		w:        bw,
+		mode:     r.opts.CallGraph,
+		total:    s.totalPeriod,
+		minHit:   uint64(float64(s.totalPeriod) * (limit / 100)),
+		minFrac:  limit / 100,
+		skipHead: len(r.opts.Sort) > 0 && r.opts.Sort[0] == SortSym,
+	}
+}

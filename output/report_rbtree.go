@@ -1,0 +1,127 @@
+package output
+
+// rbOrder sorts items the way perf sorts histogram entries for output:
+// each item is inserted, in turn, into a red-black tree, going left while
+// left(item, node) holds. perf's output comparison is not a total order
+// (with --children, equally heavy entries of one thread are compared by
+// callchain depth, entries of different threads are not), so the result
+// depends on the shape of the tree; rbOrder builds the same shape as the
+// kernel's lib/rbtree.c that perf uses.
+func rbOrder[T any](items []T, left func(a, b T) bool) []T {
+	t := &rbTree[T]{}
+	for _, it := range items {
+		t.insert(it, left)
+	}
+	out := make([]T, 0, len(items))
+	var walk func(n *rbNode[T])
+	walk = func(n *rbNode[T]) {
+		for n != nil {
+			walk(n.left)
+			out = append(out, n.val)
+			n = n.right
+		}
+	}
+	walk(t.root)
+	return out
+}
+
+type rbNode[T any] struct {
+	val                 T
+	left, right, parent *rbNode[T]
+	red                 bool
+}
+
+type rbTree[T any] struct{ root *rbNode[T] }
+
+func (t *rbTree[T]) insert(v T, left func(a, b T) bool) {
+	n := &rbNode[T]{val: v, red: true}
+	var parent *rbNode[T]
+	p := &t.root
+	for *p != nil {
+		parent = *p
+		if left(v, parent.val) {
+			p = &parent.left
+		} else {
+			p = &parent.right
+		}
+	}
+	n.parent = parent
+	*p = n
+	t.fixup(n)
+}
+
+func (t *rbTree[T]) rotateLeft(x *rbNode[T]) {
+	y := x.right
+	x.right = y.left
+	if y.left != nil {
+		y.left.parent = x
+	}
+	y.parent = x.parent
+	t.replace(x, y)
+	y.left = x
+	x.parent = y
+}
+
+func (t *rbTree[T]) rotateRight(x *rbNode[T]) {
+	y := x.left
+	x.left = y.right
+	if y.right != nil {
+		y.right.parent = x
+	}
+	y.parent = x.parent
+	t.replace(x, y)
+	y.right = x
+	x.parent = y
+}
+
+// replace puts y where x hangs in its parent (or at the root).
+func (t *rbTree[T]) replace(x, y *rbNode[T]) {
+	switch {
+	case x.parent == nil:
+		t.root = y
+	case x == x.parent.left:
+		x.parent.left = y
+	default:
+		x.parent.right = y
+	}
+}
+
+// fixup restores the red-black properties after inserting z (the classic
+// insertion fix-up, which lib/rbtree.c's rb_insert_color implements).
+func (t *rbTree[T]) fixup(z *rbNode[T]) {
+	for z.parent != nil && z.parent.red {
+		p := z.parent
+		g := p.parent
+		if g == nil {
+			break
+		}
+		if p == g.left {
+			u := g.right
+			if u != nil && u.red {
+				p.red, u.red, g.red = false, false, true
+				z = g
+				continue
+			}
+			if z == p.right {
+				t.rotateLeft(p)
+				z, p = p, z
+			}
+			p.red, g.red = false, true
+			t.rotateRight(g)
+		} else {
+			u := g.left
+			if u != nil && u.red {
+				p.red, u.red, g.red = false, false, true
+				z = g
+				continue
+			}
+			if z == p.left {
+				t.rotateRight(p)
+				z, p = p, z
+			}
+			p.red, g.red = false, true
+			t.rotateLeft(g)
+		}
+	}
+	t.root.red = false
+}

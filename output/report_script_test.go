@@ -1,0 +1,228 @@
+package output
+
+import (
+	"bufio"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+	"github.com/perfstitch/perfstitch/stitch"
+	"github.com/perfstitch/perfstitch/symbolize"
+)
+
+// This file rebuilds a corpus case's resolved samples from perf's own
+// `perf script` output (script.txt) plus the /proc/PID/maps snapshots, so
+// that the report aggregation can be checked against perf report's goldens
+// independently of the decoder and symbolizer. It is test scaffolding: the
+// symbols, offsets and DSOs are perf's.
+
+type procMap struct {
+	start, end, pgoff uint64
+	path              string
+}
+
+func readMaps(tb testing.TB, dir string) map[int][]procMap {
+	tb.Helper()
+	out := make(map[int][]procMap)
+	files, _ := filepath.Glob(filepath.Join(dir, "*.maps"))
+	for _, f := range files {
+		pid, err := strconv.Atoi(strings.TrimSuffix(filepath.Base(f), ".maps"))
+		if err != nil {
+			continue
+		}
+		data, err := os.ReadFile(f)
+		if err != nil {
+			tb.Fatal(err)
+		}
+		for _, line := range strings.Split(string(data), "\n") {
+			fs := strings.Fields(line)
+			if len(fs) < 6 {
+				continue
+			}
+			se := strings.SplitN(fs[0], "-", 2)
+			start, _ := strconv.ParseUint(se[0], 16, 64)
+			end, _ := strconv.ParseUint(se[1], 16, 64)
+			off, _ := strconv.ParseUint(fs[2], 16, 64)
+			out[pid] = append(out[pid], procMap{start, end, off, strings.Join(fs[5:], " ")})
+		}
+	}
+	return out
+}
+
+var (
+	scriptHeadRE  = regexp.MustCompile(`^\s*(\S.*?)\s+(\d+)\s+(?:\[(\d+)\]\s+)?(\d+\.\d+):\s+(\d+)\s+(\S+):(.*)$`)
+	scriptFrameRE = regexp.MustCompile(`^\s*([0-9a-f]+) (.*) \((.*)\)$`)
+)
+
+type scriptReader struct {
+	maps  map[int][]procMap
+	attrs map[string]*decode.EventAttr
+	order []string // DSO long names in MMAP order
+}
+
+// absolute returns the absolute address of a map-relative address in dso
+// for thread tid, and the map-relative address of an absolute one.
+func (sr *scriptReader) lookup(tid int, dso string, addr uint64, relative bool) (abs, rel uint64, ok bool) {
+	try := func(ms []procMap) bool {
+		for _, m := range ms {
+			if m.path != dso {
+				continue
+			}
+			base := m.start - m.pgoff
+			a := addr
+			if relative {
+				a = base + addr
+			}
+			if a >= m.start && a < m.end {
+				abs, rel = a, a-base
+				return true
+			}
+		}
+		return false
+	}
+	if try(sr.maps[tid]) {
+		return abs, rel, true
+	}
+	for _, ms := range sr.maps {
+		if try(ms) {
+			return abs, rel, true
+		}
+	}
+	return addr, addr, false
+}
+
+func shortName(dso string) string {
+	if strings.HasPrefix(dso, "[") {
+		return dso
+	}
+	return filepath.Base(dso)
+}
+
+func (sr *scriptReader) frame(tid int, addr uint64, sym, dso string, relative bool) symbolize.Frame {
+	f := symbolize.Frame{Addr: addr, MapAddr: addr, DSO: dso, DSOShort: shortName(dso)}
+	switch {
+	case dso == "[unknown]":
+		f.Reason = symbolize.NoMap
+	case dso == "[kernel.kallsyms]" || addr >= 0xffff800000000000:
+		f.Kernel = true
+	default:
+		abs, rel, _ := sr.lookup(tid, dso, addr, relative)
+		f.Addr, f.MapAddr = abs, rel
+	}
+	if f.Reason == symbolize.Resolved {
+		if sym == "[unknown]" {
+			f.Reason = symbolize.NoSymbols
+		} else if i := strings.LastIndex(sym, "+0x"); i >= 0 {
+			f.Symbol = sym[:i]
+			f.Offset, _ = strconv.ParseUint(sym[i+3:], 16, 64)
+		} else {
+			f.Symbol = sym
+		}
+	}
+	return f
+}
+
+// scriptEvents parses a case's script.txt into resolved events.
+func scriptEvents(tb testing.TB, c testfixture.CorpusCase) ([]*symbolize.Event, []string) {
+	tb.Helper()
+	sr := &scriptReader{maps: readMaps(tb, c.Maps), attrs: make(map[string]*decode.EventAttr)}
+	if ev, err := os.Open(c.Golden("script-events.txt")); err == nil {
+		sc := bufio.NewScanner(ev)
+		sc.Buffer(nil, 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			if !strings.Contains(line, "PERF_RECORD_MMAP") {
+				continue
+			}
+			fs := strings.Fields(line)
+			sr.order = append(sr.order, fs[len(fs)-1])
+		}
+		ev.Close()
+	}
+	f, err := os.Open(c.Golden("script.txt"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	sc := bufio.NewScanner(f)
+	sc.Buffer(nil, 1<<20)
+	var events []*symbolize.Event
+	var cur *symbolize.Event
+	finish := func() {
+		if cur == nil {
+			return
+		}
+		if len(cur.Frames) > 0 {
+			cur.IP = cur.Frames[0]
+		}
+		if cur.IP.Kernel {
+			cur.Sample.Misc = uint16(decode.CPUModeKernel)
+		} else {
+			cur.Sample.Misc = uint16(decode.CPUModeUser)
+		}
+		events = append(events, cur)
+		cur = nil
+	}
+	for sc.Scan() {
+		line := sc.Text()
+		if line == "" {
+			finish()
+			continue
+		}
+		if strings.HasPrefix(line, "\t") {
+			m := scriptFrameRE.FindStringSubmatch(line)
+			if m == nil || cur == nil {
+				tb.Fatalf("bad frame line %q", line)
+			}
+			addr, _ := strconv.ParseUint(m[1], 16, 64)
+			cur.Frames = append(cur.Frames, sr.frame(int(cur.Sample.TID), addr, m[2], m[3], true))
+			continue
+		}
+		finish()
+		m := scriptHeadRE.FindStringSubmatch(line)
+		if m == nil {
+			tb.Fatalf("bad sample line %q", line)
+		}
+		tid, _ := strconv.Atoi(m[2])
+		period, _ := strconv.ParseUint(m[5], 10, 64)
+		attr := sr.attrs[m[6]]
+		if attr == nil {
+			attr = &decode.EventAttr{Name: m[6], Index: len(sr.attrs), SampleType: decode.SampleTID | decode.SamplePeriod}
+			sr.attrs[m[6]] = attr
+		}
+		s := &decode.Sample{Period: period}
+		s.Attr = attr
+		s.PID, s.TID = int32(tid), int32(tid)
+		s.Format = decode.SampleTID | decode.SamplePeriod
+		cur = &symbolize.Event{Sample: &stitch.Sample{Sample: s}, Comm: strings.TrimSpace(m[1])}
+		if rest := strings.TrimSpace(m[7]); rest != "" {
+			// No callchain: the IP, absolute, on the same line.
+			fm := scriptFrameRE.FindStringSubmatch(rest)
+			if fm == nil {
+				tb.Fatalf("bad sample line %q", line)
+			}
+			addr, _ := strconv.ParseUint(fm[1], 16, 64)
+			cur.IP = sr.frame(tid, addr, fm[2], fm[3], false)
+			if cur.IP.Kernel {
+				cur.Sample.Misc = uint16(decode.CPUModeKernel)
+			} else {
+				cur.Sample.Misc = uint16(decode.CPUModeUser)
+			}
+			events = append(events, cur)
+			cur = nil
+			continue
+		}
+		s.Format |= decode.SampleCallchain
+		attr.SampleType |= decode.SampleCallchain
+	}
+	finish()
+	if err := sc.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	return events, sr.order
+}
