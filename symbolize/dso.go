@@ -1,0 +1,320 @@
+package symbolize
+
+import (
+	"bufio"
+	"encoding/hex"
+	"os"
+	"path"
+	"path/filepath"
+	"strconv"
+	"strings"
+
+	"github.com/perfstitch/perfstitch/internal/elfsafe"
+)
+
+// dsoKind says how a DSO's symbols are found.
+type dsoKind uint8
+
+const (
+	dsoUser    dsoKind = iota // an ELF file found through symfs, caches, debug dirs
+	dsoVDSO                   // [vdso]: symfs/[vdso] or the build-id cache
+	dsoKernel                 // [kernel.kallsyms]: kallsyms
+	dsoModule                 // [module]: the module's kallsyms symbols
+	dsoPerfMap                // /tmp/perf-PID.map: JIT symbols
+	dsoKsym                   // a PERF_RECORD_KSYMBOL (BPF program): one symbol
+	dsoNoFile                 // [heap], [stack], ...: nothing to load
+)
+
+// dso is one DSO as perf knows it: a name, maybe a build id, and its
+// symbols loaded on first use.
+type dso struct {
+	name, short string
+	kind        dsoKind
+	buildID     []byte
+	buildIDHex  string
+
+	loaded bool
+	tab    symtab
+	reason Reason // after load: Resolved, NotFound, BuildIDMismatch, NoSymbols, NoKallsyms
+	path   string // file the symbols came from
+	// mismatches counts candidate files rejected for another build id.
+	mismatches int
+	// cache maps a map_ip address to its symbol index (-1: none).
+	cache map[uint64]int32
+
+	// Diagnostics.
+	frames, unresolved, weight uint64
+	lastSeq                    uint64
+}
+
+func newDSO(name string, kind dsoKind) *dso {
+	short := name
+	if kind == dsoUser || kind == dsoPerfMap {
+		short = path.Base(name)
+	}
+	return &dso{name: name, short: short, kind: kind}
+}
+
+func (d *dso) setBuildID(id []byte) {
+	if len(id) == 0 {
+		return
+	}
+	d.buildID = append([]byte(nil), id...)
+	d.buildIDHex = hex.EncodeToString(trimBuildID(id))
+}
+
+// trimBuildID drops the zero padding of a recorded build id (20-byte SHA-1
+// ids are stored in 24-byte fields without the size flag).
+func trimBuildID(id []byte) []byte {
+	if len(id) > 20 {
+		allZero := true
+		for _, b := range id[20:] {
+			if b != 0 {
+				allZero = false
+			}
+		}
+		if allZero {
+			return id[:20]
+		}
+	}
+	return id
+}
+
+// lookup returns the symbol covering the map_ip address a, or nil.
+func (d *dso) lookup(a uint64) *symbol {
+	if i, ok := d.cache[a]; ok {
+		if i < 0 {
+			return nil
+		}
+		return &d.tab.syms[i]
+	}
+	i := d.tab.find(a)
+	if d.cache == nil {
+		d.cache = make(map[uint64]int32)
+	}
+	d.cache[a] = int32(i)
+	if i < 0 {
+		return nil
+	}
+	return &d.tab.syms[i]
+}
+
+// load finds and reads the DSO's symbols once.
+func (s *Symbolizer) load(d *dso) {
+	if d.loaded {
+		return
+	}
+	d.loaded = true
+	d.reason = NoSymbols
+	switch d.kind {
+	case dsoUser, dsoVDSO:
+		s.loadUser(d)
+	case dsoPerfMap:
+		s.loadPerfMap(d)
+	case dsoKernel, dsoModule:
+		// Filled by the symbolizer from kallsyms (see loadKernel).
+		if len(d.tab.syms) > 0 {
+			d.reason = Resolved
+		}
+	case dsoKsym:
+		d.reason = Resolved
+	case dsoNoFile:
+		d.reason = NotFound
+	}
+}
+
+// candidates lists the files perf 6.1's dso__load tries for a user DSO,
+// in its order (binary_type_symtab): the .gnu_debuglink target, the
+// build-id cache (binary, then debug file), /usr/lib/debug/PATH.debug,
+// /usr/lib/debug/PATH, /usr/lib/debug/.build-id/xx/rest.debug, the path
+// itself, then PATH's dir/.debug/base. Every path except the build-id cache
+// is below Options.Symfs.
+func (s *Symbolizer) candidates(d *dso) []string {
+	symfs := func(p string) string {
+		if s.opts.Symfs == "" {
+			return p
+		}
+		return filepath.Join(s.opts.Symfs, p)
+	}
+	var out []string
+	name := d.name
+	absolute := strings.HasPrefix(name, "/")
+	if absolute {
+		if link := s.debuglinkOf(symfs(name)); link != "" {
+			dir := path.Dir(name)
+			out = append(out,
+				symfs(path.Join("/usr/lib/debug", link)),
+				symfs(path.Join(dir, link)),
+				symfs(path.Join(dir, ".debug", link)),
+				symfs(path.Join("/usr/lib/debug", dir, link)),
+			)
+		}
+	}
+	if d.buildIDHex != "" && len(d.buildIDHex) > 2 && s.opts.BuildIDDir != "" {
+		link := filepath.Join(s.opts.BuildIDDir, ".build-id", d.buildIDHex[:2], d.buildIDHex[2:])
+		if isRegular(link) {
+			out = append(out, link)
+		} else {
+			base := "elf"
+			if d.kind == dsoVDSO {
+				base = "vdso"
+			}
+			out = append(out, filepath.Join(link, base), filepath.Join(link, "debug"))
+		}
+	}
+	if absolute {
+		out = append(out,
+			symfs(path.Join("/usr/lib/debug", name+".debug")),
+			symfs(path.Join("/usr/lib/debug", name)))
+	}
+	if d.buildIDHex != "" && len(d.buildIDHex) > 2 {
+		out = append(out, symfs(path.Join("/usr/lib/debug/.build-id", d.buildIDHex[:2], d.buildIDHex[2:]+".debug")))
+	}
+	out = append(out, symfs(name))
+	if absolute {
+		out = append(out, symfs(path.Join(path.Dir(name), ".debug", path.Base(name))))
+	}
+	return out
+}
+
+func (s *Symbolizer) debuglinkOf(p string) string {
+	if !isRegular(p) {
+		return ""
+	}
+	f, err := elfsafe.Open(p)
+	if err != nil {
+		return ""
+	}
+	defer f.Close()
+	return readDebuglink(f)
+}
+
+func isRegular(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.Mode().IsRegular()
+}
+
+// loadUser opens the DSO's candidates in order, rejecting files whose build
+// id differs from the recorded one, and reads symbols from the first file
+// with a .symtab, using the first file with a .dynsym for program headers
+// and PLT entries (perf's syms_ss/runtime_ss).
+func (s *Symbolizer) loadUser(d *dso) {
+	var syms, runt *elfsafe.File
+	var symsPath string
+	var opened []*elfsafe.File
+	defer func() {
+		for _, f := range opened {
+			f.Close()
+		}
+	}()
+	found := false
+	for _, p := range s.candidates(d) {
+		if !isRegular(p) {
+			continue
+		}
+		f, err := elfsafe.Open(p)
+		if err != nil {
+			continue
+		}
+		found = true
+		if d.buildID != nil && !buildIDEqual(readBuildID(f), d.buildID) {
+			d.mismatches++
+			f.Close()
+			continue
+		}
+		used := false
+		if syms == nil && f.Section(".symtab") != nil {
+			syms, symsPath, used = f, p, true
+		}
+		if runt == nil && f.Section(".dynsym") != nil {
+			runt, used = f, true
+		}
+		if !used {
+			f.Close()
+			continue
+		}
+		opened = append(opened, f)
+		if syms != nil && runt != nil {
+			break
+		}
+	}
+	if syms == nil && runt == nil {
+		switch {
+		case d.mismatches > 0:
+			d.reason = BuildIDMismatch
+		case found:
+			d.reason = NoSymbols
+		default:
+			d.reason = NotFound
+		}
+		return
+	}
+	if syms == nil {
+		syms = runt
+		for _, f := range opened {
+			if f == runt {
+				symsPath = f.Name()
+			}
+		}
+	}
+	if runt == nil {
+		runt = syms
+	}
+	if symsPath == "" {
+		symsPath = syms.Name()
+	}
+	tab, err := loadELFSymbols(syms, runt, s.dem)
+	if err != nil || len(tab.syms) == 0 {
+		d.reason = NoSymbols
+		return
+	}
+	d.tab = tab
+	d.path = symsPath
+	d.reason = Resolved
+}
+
+// loadPerfMap reads a perf-PID.map JIT symbol file ("START SIZE NAME" per
+// line, hex), first under Symfs, then at its own path.
+func (s *Symbolizer) loadPerfMap(d *dso) {
+	paths := []string{d.name}
+	if s.opts.Symfs != "" {
+		paths = []string{filepath.Join(s.opts.Symfs, d.name), d.name}
+	}
+	for _, p := range paths {
+		f, err := os.Open(p)
+		if err != nil {
+			continue
+		}
+		var tab symtab
+		sc := bufio.NewScanner(f)
+		sc.Buffer(make([]byte, 0, 4096), 1<<20)
+		for sc.Scan() {
+			line := sc.Text()
+			a, rest, ok := strings.Cut(strings.TrimLeft(line, " \t"), " ")
+			if !ok {
+				continue
+			}
+			sz, name, ok := strings.Cut(strings.TrimLeft(rest, " \t"), " ")
+			if !ok {
+				continue
+			}
+			start, err1 := strconv.ParseUint(strings.TrimPrefix(a, "0x"), 16, 64)
+			size, err2 := strconv.ParseUint(strings.TrimPrefix(sz, "0x"), 16, 64)
+			if err1 != nil || err2 != nil {
+				continue
+			}
+			name = strings.TrimRight(name, "\r\n")
+			tab.syms = append(tab.syms, symbol{start: start, end: start + size, name: s.dem.demangle(name)})
+		}
+		f.Close()
+		if len(tab.syms) == 0 {
+			d.reason = NoSymbols
+			return
+		}
+		tab.add(nil)
+		sortSyms(&tab)
+		d.tab, d.path, d.reason = tab, p, Resolved
+		return
+	}
+	d.reason = NotFound
+}

@@ -1,0 +1,299 @@
+package symbolize
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/binary"
+	"strings"
+
+	"github.com/perfstitch/perfstitch/internal/elfsafe"
+)
+
+// loadELFSymbols reads the symbols of a DSO the way perf 6.1's
+// dso__load_sym does: from syms' .symtab, else its .dynsym; functions,
+// objects and text labels of allocated sections; each address adjusted from
+// the virtual address to the file offset through runt's PT_LOAD segment
+// (so symbols live in map_ip space); zero sizes and aliases fixed up; then
+// the PLT entries of runt synthesized as "name@plt" (dso__synthesize_plt_symbols).
+// syms and runt may be the same file; runt supplies program headers and
+// section types for a separate debug file whose sections are NOBITS.
+func loadELFSymbols(syms, runt *elfsafe.File, dem demangler) (symtab, error) {
+	// perf 6.1 (dso__load_sym) reads .symtab, fixes ends and aliases,
+	// then reads .dynsym into the same table and fixes it up again.
+	var tab symtab
+	for _, dynamic := range []bool{false, true} {
+		list, err := readELFSymbols(syms, runt, dem, dynamic)
+		if err != nil {
+			return symtab{}, err
+		}
+		if len(list) == 0 {
+			continue
+		}
+		tab.syms = append(tab.syms, list...)
+		tab.fixup(false)
+	}
+	if len(tab.syms) == 0 {
+		return tab, nil
+	}
+	tab.add(pltSymbols(runt, dem))
+	return tab, nil
+}
+
+// readELFSymbols returns the symbols perf keeps from syms' .symtab (or
+// .dynsym when dynamic), in table order, before any fixup.
+func readELFSymbols(syms, runt *elfsafe.File, dem demangler, dynamic bool) ([]symbol, error) {
+	var list []elf.Symbol
+	var err error
+	if dynamic {
+		if s := syms.Section(".dynsym"); s == nil || s.Type != elf.SHT_DYNSYM {
+			return nil, nil
+		}
+		list, err = syms.DynamicSymbols()
+	} else {
+		if s := syms.Section(".symtab"); s == nil || s.Type != elf.SHT_SYMTAB {
+			return nil, nil
+		}
+		list, err = syms.Symbols()
+	}
+	if err != nil {
+		if err == elf.ErrNoSymbols {
+			return nil, nil
+		}
+		return nil, err
+	}
+	var out []symbol
+	loads := loadSegments(runt)
+	for i := range list {
+		s := &list[i]
+		typ := elf.ST_TYPE(s.Info)
+		named := s.Name != "" && s.Section != elf.SHN_UNDEF
+		isFunc := (typ == elf.STT_FUNC || typ == elf.STT_GNU_IFUNC) && named
+		isObject := typ == elf.STT_OBJECT && named
+		isLabel := typ == elf.STT_NOTYPE && named && s.Section != elf.SHN_ABS
+		if !isLabel && !isFunc && !isObject {
+			continue
+		}
+		idx := int(s.Section)
+		if idx <= 0 || idx >= len(syms.Sections) {
+			continue
+		}
+		sec := syms.Sections[idx]
+		if sec.Flags&elf.SHF_ALLOC == 0 {
+			continue
+		}
+		if sec.Type == elf.SHT_NOBITS && runt != syms && idx < len(runt.Sections) {
+			sec = runt.Sections[idx]
+		}
+		if isLabel && !strings.Contains(sec.Name, "text") && !strings.Contains(sec.Name, "data") {
+			continue
+		}
+		addr, ok := adjustSymbol(loads, s.Value)
+		if !ok {
+			continue
+		}
+		out = append(out, symbol{
+			start: addr,
+			end:   addr + s.Size,
+			name:  dem.demangle(s.Name),
+			bind:  elf.ST_BIND(s.Info),
+		})
+	}
+	return out, nil
+}
+
+// segment is the part of a PT_LOAD program header the address arithmetic
+// needs.
+type segment struct {
+	vaddr, off, size uint64 // size is max(memsz, filesz)
+}
+
+func loadSegments(f *elfsafe.File) []segment {
+	var segs []segment
+	for _, p := range f.Progs {
+		if p.Type != elf.PT_LOAD {
+			continue
+		}
+		sz := max(p.Memsz, p.Filesz)
+		if sz == 0 {
+			continue
+		}
+		segs = append(segs, segment{vaddr: p.Vaddr, off: p.Off, size: sz})
+	}
+	return segs
+}
+
+// adjustSymbol converts a symbol's virtual address to the file-offset
+// space of map_ip (perf's elf_read_program_header adjustment): the first
+// PT_LOAD segment containing vaddr decides; an address outside every
+// segment is dropped.
+func adjustSymbol(loads []segment, vaddr uint64) (uint64, bool) {
+	for _, p := range loads {
+		if vaddr >= p.vaddr && vaddr < p.vaddr+p.size {
+			return vaddr - (p.vaddr - p.off), true
+		}
+	}
+	return 0, false
+}
+
+// pltSymbols synthesizes one "name@plt" symbol per .rela.plt (or .rel.plt)
+// entry, laid out after the .plt header at the .plt section's file offset,
+// as perf 6.1 does (one entry of sh_entsize bytes per relocation, in
+// relocation order; entries without a symbol are named "@plt").
+func pltSymbols(f *elfsafe.File, dem demangler) []symbol {
+	dynsymIdx := -1
+	for i, s := range f.Sections {
+		if s.Type == elf.SHT_DYNSYM {
+			dynsymIdx = i
+			break
+		}
+	}
+	if dynsymIdx < 0 {
+		return nil
+	}
+	rel := f.Section(".rela.plt")
+	if rel == nil {
+		rel = f.Section(".rel.plt")
+	}
+	plt := f.Section(".plt")
+	if rel == nil || plt == nil || int(rel.Link) != dynsymIdx || rel.Entsize == 0 {
+		return nil
+	}
+	dyn, err := f.DynamicSymbols()
+	if err != nil {
+		return nil
+	}
+	data, err := f.Data(rel)
+	if err != nil {
+		return nil
+	}
+	var hdr, ent uint64
+	switch f.Machine {
+	case elf.EM_ARM:
+		hdr, ent = 20, 12
+	case elf.EM_AARCH64:
+		hdr, ent = 32, 16
+	case elf.EM_SPARC:
+		hdr, ent = 48, 12
+	case elf.EM_SPARCV9:
+		hdr, ent = 128, 32
+	default:
+		hdr, ent = plt.Entsize, plt.Entsize
+	}
+	is64 := f.Class == elf.ELFCLASS64
+	if rel.Type != elf.SHT_RELA && rel.Type != elf.SHT_REL {
+		return nil
+	}
+	n := rel.Size / rel.Entsize
+	off := plt.Offset + hdr
+	var out []symbol
+	for i := uint64(0); i < n; i++ {
+		if i*rel.Entsize >= uint64(len(data)) {
+			break
+		}
+		b := data[i*rel.Entsize:]
+		var symIdx uint64
+		if is64 {
+			if len(b) < 16 {
+				break
+			}
+			symIdx = f.ByteOrder.Uint64(b[8:]) >> 32
+		} else {
+			if len(b) < 8 {
+				break
+			}
+			symIdx = uint64(f.ByteOrder.Uint32(b[4:]) >> 8)
+		}
+		name := ""
+		if symIdx > 0 && symIdx <= uint64(len(dyn)) {
+			name = dem.demangle(dyn[symIdx-1].Name)
+		}
+		out = append(out, symbol{start: off, end: off + ent, name: name + "@plt", bind: elf.STB_GLOBAL})
+		off += ent
+	}
+	return out
+}
+
+// readBuildID returns the GNU build id of f from its .note.gnu.build-id,
+// .notes or .note section, else from its PT_NOTE segments.
+func readBuildID(f *elfsafe.File) []byte {
+	for _, name := range []string{".note.gnu.build-id", ".notes", ".note"} {
+		if d, err := f.SectionData(name); err == nil && d != nil {
+			if id := findBuildIDNote(d, f.ByteOrder); id != nil {
+				return id
+			}
+		}
+	}
+	for _, p := range f.Progs {
+		if p.Type != elf.PT_NOTE || p.Filesz > 1<<20 {
+			continue
+		}
+		d := make([]byte, p.Filesz)
+		if _, err := p.ReadAt(d, 0); err != nil {
+			continue
+		}
+		if id := findBuildIDNote(d, f.ByteOrder); id != nil {
+			return id
+		}
+	}
+	return nil
+}
+
+// findBuildIDNote scans ELF notes for NT_GNU_BUILD_ID owned by "GNU".
+func findBuildIDNote(d []byte, bo binary.ByteOrder) []byte {
+	for len(d) >= 12 {
+		namesz := uint64(bo.Uint32(d[0:]))
+		descsz := uint64(bo.Uint32(d[4:]))
+		typ := bo.Uint32(d[8:])
+		d = d[12:]
+		nameEnd := (namesz + 3) &^ 3
+		descEnd := (descsz + 3) &^ 3
+		if nameEnd > uint64(len(d)) || nameEnd+descsz > uint64(len(d)) {
+			return nil
+		}
+		name := d[:namesz]
+		desc := d[nameEnd : nameEnd+descsz]
+		if typ == ntGNUBuildID && bytes.Equal(bytes.TrimRight(name, "\x00"), []byte("GNU")) {
+			return append([]byte(nil), desc...)
+		}
+		if nameEnd+descEnd > uint64(len(d)) {
+			return nil
+		}
+		d = d[nameEnd+descEnd:]
+	}
+	return nil
+}
+
+// readDebuglink returns the file name of f's .gnu_debuglink section.
+func readDebuglink(f *elfsafe.File) string {
+	d, err := f.SectionData(".gnu_debuglink")
+	if err != nil || d == nil {
+		return ""
+	}
+	if i := bytes.IndexByte(d, 0); i > 0 {
+		return string(d[:i])
+	}
+	return ""
+}
+
+// buildIDEqual compares a build id read from a file with a recorded one;
+// recorded ids may carry zero padding (20 bytes in a 24-byte field).
+func buildIDEqual(file, recorded []byte) bool {
+	if len(file) == 0 {
+		return false
+	}
+	if len(recorded) < len(file) {
+		return false
+	}
+	if !bytes.Equal(file, recorded[:len(file)]) {
+		return false
+	}
+	for _, b := range recorded[len(file):] {
+		if b != 0 {
+			return false
+		}
+	}
+	return true
+}
+
+// ntGNUBuildID is NT_GNU_BUILD_ID.
+const ntGNUBuildID = 3

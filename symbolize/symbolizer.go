@@ -1,0 +1,587 @@
+package symbolize
+
+import (
+	"os"
+	"path"
+	"strings"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/stitch"
+)
+
+// Options configure a [Symbolizer].
+type Options struct {
+	// Symfs is prefixed to every DSO path looked up (perf --symfs).
+	Symfs string
+	// Kallsyms is the kallsyms file for kernel symbols (perf --kallsyms).
+	// When empty, /proc/kallsyms is used only if the recording's
+	// OSRelease (from Meta) is the running kernel's release.
+	Kallsyms string
+	// MapsDir holds /proc/PID/maps snapshots, as DIR/PID.maps or
+	// DIR/PID/maps, used for processes whose MMAP records are missing.
+	MapsDir string
+	// BuildIDDir is perf's build-id cache (perf --buildid-dir, normally
+	// ~/.debug; see [DefaultBuildIDDir]); "" disables it.
+	BuildIDDir string
+	// NoDemangle prints C++/Rust names as mangled (perf --no-demangle).
+	NoDemangle bool
+	// Meta is the recording's feature data: its build-id table and
+	// OSRelease. May be nil.
+	Meta *decode.Meta
+}
+
+// DefaultBuildIDDir returns perf's default build-id cache, $HOME/.debug,
+// or "" when HOME is unset.
+func DefaultBuildIDDir() string {
+	if h := os.Getenv("HOME"); h != "" {
+		return path.Join(h, ".debug")
+	}
+	return ""
+}
+
+// Symbolizer tracks the processes of a recording from its side-band
+// records and resolves sample addresses to frames. It is not safe for
+// concurrent use. Nothing it does is printed; problems are counted per DSO
+// (see [Symbolizer.Diagnostics]).
+type Symbolizer struct {
+	opts Options
+	dem  demangler
+
+	dsos     map[string]*dso
+	dsoOrder []*dso
+	buildIDs map[string][]byte // recorded build ids by DSO name
+
+	threads map[int32]*thread    // by tid
+	spaces  map[int32]*addrSpace // by pid
+
+	// Kernel address space: [kernel.kallsyms], modules, BPF ksymbols.
+	kspace     addrSpace
+	kdso       *dso
+	kmapSeen   bool
+	kref       uint64 // _text address from the kernel MMAP
+	kloaded    bool
+	ksyms      *kernelSyms
+	kernelFrom uint64 // lowest kernel address (machine__kernel_start)
+
+	snapshots map[int32]*addrSpace // from MapsDir, nil value: none
+	snapErrs  []error
+
+	unknown dso // pseudo-DSO for addresses outside every map
+	seq     uint64
+}
+
+// thread is one task: its process and current comm.
+type thread struct {
+	pid, tid int32
+	comm     string
+	exited   bool
+}
+
+// New returns a Symbolizer. It reads nothing until needed: binaries are
+// opened the first time one of their addresses is resolved.
+func New(opts Options) (*Symbolizer, error) {
+	s := &Symbolizer{
+		opts:      opts,
+		dem:       demangler{off: opts.NoDemangle},
+		dsos:      map[string]*dso{},
+		buildIDs:  map[string][]byte{},
+		threads:   map[int32]*thread{},
+		spaces:    map[int32]*addrSpace{},
+		snapshots: map[int32]*addrSpace{},
+		unknown:   dso{name: "[unknown]", short: "[unknown]", loaded: true, reason: NoMap},
+	}
+	if opts.Meta != nil {
+		for _, b := range opts.Meta.BuildIDs {
+			s.addBuildID(b.Filename, b.ID)
+		}
+	}
+	if s.opts.Kallsyms == "" && opts.Meta != nil && opts.Meta.OSRelease != "" {
+		if rel, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil &&
+			strings.TrimSpace(string(rel)) == opts.Meta.OSRelease {
+			s.opts.Kallsyms = "/proc/kallsyms"
+		}
+	}
+	return s, nil
+}
+
+func (s *Symbolizer) addBuildID(name string, id []byte) {
+	if name == "" || len(id) == 0 {
+		return
+	}
+	s.buildIDs[name] = append([]byte(nil), id...)
+	if d := s.dsos[name]; d != nil && d.buildID == nil && !d.loaded {
+		d.setBuildID(id)
+	}
+}
+
+// findDSO returns the DSO of that name, creating it.
+func (s *Symbolizer) findDSO(name string, kind dsoKind) *dso {
+	if d := s.dsos[name]; d != nil {
+		return d
+	}
+	d := newDSO(name, kind)
+	if id := s.buildIDs[name]; id != nil {
+		d.setBuildID(id)
+	}
+	s.dsos[name] = d
+	s.dsoOrder = append(s.dsoOrder, d)
+	return d
+}
+
+// thread returns the thread tid of process pid, creating it the way
+// perf's machine__findnew_thread does (comm ":TID" until a COMM arrives).
+func (s *Symbolizer) thread(pid, tid int32) *thread {
+	if t := s.threads[tid]; t != nil {
+		if t.pid == pid || pid == -1 {
+			return t
+		}
+		if t.pid == -1 {
+			t.pid = pid
+			return t
+		}
+	}
+	t := &thread{pid: pid, tid: tid, comm: defaultComm(tid)}
+	s.threads[tid] = t
+	return t
+}
+
+func defaultComm(tid int32) string {
+	if tid == 0 {
+		return "swapper"
+	}
+	return ":" + itoa(tid)
+}
+
+func itoa(v int32) string {
+	var b [12]byte
+	i := len(b)
+	n := int64(v)
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	for {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+		if n == 0 {
+			break
+		}
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}
+
+// space returns the address space of process pid, creating it.
+func (s *Symbolizer) space(pid int32) *addrSpace {
+	as := s.spaces[pid]
+	if as == nil {
+		as = &addrSpace{}
+		s.spaces[pid] = as
+	}
+	return as
+}
+
+// Comm returns the current command name of thread tid of process pid, as
+// perf shows it (":TID" for a thread never named by a COMM record).
+func (s *Symbolizer) Comm(pid, tid int32) string {
+	if t := s.threads[tid]; t != nil {
+		return t.comm
+	}
+	return defaultComm(tid)
+}
+
+// Observe updates the process model from a side-band record: MMAP,
+// MMAP2, COMM, FORK, EXIT, KSYMBOL and HEADER_BUILD_ID. Other records
+// are ignored. Records must come in time order, interleaved with the
+// samples passed to [Symbolizer.Resolve].
+func (s *Symbolizer) Observe(r decode.Record) {
+	switch r := r.(type) {
+	case *decode.Mmap:
+		s.observeMmap(r)
+	case *decode.Comm:
+		t := s.thread(r.PID, r.TID)
+		t.comm = r.Comm
+	case *decode.Fork:
+		s.observeFork(r)
+	case *decode.Exit:
+		if t := s.threads[r.TID]; t != nil {
+			t.exited = true
+		}
+	case *decode.Ksymbol:
+		s.observeKsymbol(r)
+	case *decode.HeaderBuildID:
+		s.addBuildID(r.Filename, r.BuildID)
+	}
+}
+
+// miscForkExec is PERF_RECORD_MISC_FORK_EXEC: a FORK synthesized by perf
+// for an already running task, whose maps must not be cloned.
+const miscForkExec = 1 << 13
+
+func (s *Symbolizer) observeFork(r *decode.Fork) {
+	parent := s.thread(r.PPID, r.PTID)
+	child := &thread{pid: r.PID, tid: r.TID, comm: parent.comm}
+	s.threads[r.TID] = child
+	if r.PID == r.PPID {
+		return // a new thread shares the process's maps
+	}
+	if r.Misc&miscForkExec != 0 {
+		if s.spaces[r.PID] == nil {
+			s.spaces[r.PID] = &addrSpace{}
+		}
+		return
+	}
+	if ps := s.spaces[r.PPID]; ps != nil {
+		s.spaces[r.PID] = ps.clone()
+	} else {
+		s.spaces[r.PID] = &addrSpace{}
+	}
+}
+
+// mapHugeTLB is MAP_HUGETLB in MMAP2 flags.
+const mapHugeTLB = 0x40000
+
+func (s *Symbolizer) observeMmap(r *decode.Mmap) {
+	mode := r.CPUMode()
+	if mode == decode.CPUModeKernel || mode == decode.CPUModeGuestKernel || (r.PID == -1 && mode != decode.CPUModeUser) {
+		s.observeKernelMmap(r)
+		return
+	}
+	if r.V2 && r.Misc&decode.MiscMmapBuildID != 0 && len(r.BuildID) > 0 {
+		if d := s.dsos[r.Filename]; d == nil || (!d.loaded && d.buildID == nil) {
+			s.addBuildID(r.Filename, r.BuildID)
+		}
+	}
+	m := s.userMapping(r.Filename, r.Addr, r.Addr+r.Len, r.Pgoff, r.PID, r.V2 && r.Flags&mapHugeTLB != 0)
+	s.space(r.PID).insert(m)
+}
+
+// userMapping builds a user mapping the way perf's map__new does: anonymous
+// memory (//anon, /dev/zero, /anon_hugepage, MAP_HUGETLB) becomes the JIT
+// map /tmp/perf-PID.map with identity addresses; [heap], [stack*] and
+// /SYSV* have no DSO file and identity addresses; [vdso] is the vDSO.
+func (s *Symbolizer) userMapping(filename string, start, end, pgoff uint64, pid int32, huge bool) mapping {
+	anon := filename == "//anon" || strings.HasPrefix(filename, "/dev/zero") ||
+		strings.HasPrefix(filename, "/anon_hugepage") || huge
+	noDSO := strings.HasPrefix(filename, "[stack") || strings.HasPrefix(filename, "/SYSV") || filename == "[heap]"
+	m := mapping{start: start, end: end, pgoff: pgoff}
+	switch {
+	case anon:
+		m.pgoff = 0
+		m.identity = true
+		m.dso = s.findDSO("/tmp/perf-"+itoa(pid)+".map", dsoPerfMap)
+	case noDSO:
+		m.identity = true
+		m.dso = s.findDSO(filename, dsoNoFile)
+	case filename == "[vdso]":
+		m.dso = s.findDSO(filename, dsoVDSO)
+	case strings.HasPrefix(filename, "[") || filename == "":
+		m.dso = s.findDSO(filename, dsoNoFile)
+	default:
+		m.dso = s.findDSO(filename, dsoUser)
+	}
+	return m
+}
+
+const kernelName = "[kernel.kallsyms]"
+
+func (s *Symbolizer) observeKernelMmap(r *decode.Mmap) {
+	name := r.Filename
+	switch {
+	case strings.HasPrefix(name, kernelName) || strings.HasPrefix(name, "[guest.kernel.kallsyms"):
+		s.kernelDSO()
+		s.kmapSeen = true
+		if strings.HasSuffix(name, "_text") || strings.HasSuffix(name, "_stext") {
+			s.kref = r.Pgoff
+		}
+		end := r.Addr + r.Len
+		if r.Len == 0 || end < r.Addr {
+			end = ^uint64(0)
+		}
+		s.kspace.insert(mapping{start: r.Addr, end: end, dso: s.kdso, identity: true})
+		if s.kernelFrom == 0 || r.Addr < s.kernelFrom {
+			s.kernelFrom = r.Addr
+		}
+	default:
+		// A kernel module: "/lib/modules/.../name.ko[.xz]" becomes "[name]".
+		mod := moduleName(name)
+		d := s.findDSO(mod, dsoModule)
+		s.kspace.insert(mapping{start: r.Addr, end: r.Addr + r.Len, dso: d, identity: true})
+	}
+}
+
+// moduleName turns a module path into perf's "[name]" (extension dropped,
+// '-' replaced by '_').
+func moduleName(p string) string {
+	if strings.HasPrefix(p, "[") {
+		return p
+	}
+	b := path.Base(p)
+	if i := strings.Index(b, ".ko"); i >= 0 {
+		b = b[:i]
+	}
+	return "[" + strings.ReplaceAll(b, "-", "_") + "]"
+}
+
+func (s *Symbolizer) kernelDSO() *dso {
+	if s.kdso == nil {
+		s.kdso = s.findDSO(kernelName, dsoKernel)
+	}
+	return s.kdso
+}
+
+// ksymUnregister is PERF_RECORD_KSYMBOL_FLAGS_UNREGISTER.
+const ksymUnregister = 1
+
+func (s *Symbolizer) observeKsymbol(r *decode.Ksymbol) {
+	if r.Len == 0 {
+		return
+	}
+	end := r.Addr + uint64(r.Len)
+	if r.KsymFlags&ksymUnregister != 0 {
+		// Drop the mapping by covering it with nothing: rebuild without it.
+		out := s.kspace.maps[:0]
+		for _, m := range s.kspace.maps {
+			if m.start == r.Addr && m.dso != nil && m.dso.kind == dsoKsym {
+				continue
+			}
+			out = append(out, m)
+		}
+		s.kspace.maps = out
+		return
+	}
+	d := s.findDSO(r.Name, dsoKsym)
+	d.tab.syms = []symbol{{start: r.Addr, end: end, name: r.Name}}
+	d.loaded, d.reason, d.cache = true, Resolved, nil
+	s.kspace.insert(mapping{start: r.Addr, end: end, dso: d, identity: true})
+}
+
+// loadKernel reads kallsyms once and gives the kernel and module DSOs
+// their symbols; the kernel map then spans the kernel symbols (perf's
+// map__fixup_start/end).
+func (s *Symbolizer) loadKernel() {
+	if s.kloaded {
+		return
+	}
+	s.kloaded = true
+	kd := s.kernelDSO()
+	if s.opts.Kallsyms == "" {
+		kd.loaded, kd.reason = true, NoKallsyms
+		return
+	}
+	ks, err := loadKallsyms(s.opts.Kallsyms)
+	if err != nil {
+		kd.loaded, kd.reason = true, NoKallsyms
+		return
+	}
+	ks.relocate(s.kref)
+	s.ksyms = ks
+	kd.tab = ks.kernel
+	kd.loaded, kd.path = true, s.opts.Kallsyms
+	kd.reason = NoSymbols
+	if start, end, ok := kd.tab.span(); ok {
+		kd.reason = Resolved
+		// Replace the kernel mapping(s) by the symbol span.
+		out := s.kspace.maps[:0]
+		for _, m := range s.kspace.maps {
+			if m.dso != kd {
+				out = append(out, m)
+			}
+		}
+		s.kspace.maps = out
+		s.kspace.insert(mapping{start: start, end: end, dso: kd, identity: true})
+		if s.kernelFrom == 0 || start < s.kernelFrom {
+			s.kernelFrom = start
+		}
+	}
+	for name, t := range ks.modules {
+		if d := s.dsos[name]; d != nil && d.kind == dsoModule {
+			d.tab = *t
+			d.loaded, d.path, d.reason = true, s.opts.Kallsyms, Resolved
+		}
+	}
+}
+
+// isKernelAddr reports whether addr is in the kernel half (perf's
+// machine__addr_cpumode).
+func (s *Symbolizer) isKernelAddr(addr uint64) bool {
+	if s.kernelFrom != 0 {
+		return addr >= s.kernelFrom
+	}
+	return addr >= 0xffff800000000000
+}
+
+// snapshot returns the maps snapshot of pid from MapsDir, or nil.
+func (s *Symbolizer) snapshot(pid int32) *addrSpace {
+	if s.opts.MapsDir == "" {
+		return nil
+	}
+	if as, ok := s.snapshots[pid]; ok {
+		return as
+	}
+	s.snapshots[pid] = nil
+	p := mapsSnapshotPath(s.opts.MapsDir, pid)
+	if p == "" {
+		return nil
+	}
+	entries, err := ReadMapsFile(p)
+	if err != nil {
+		s.snapErrs = append(s.snapErrs, err)
+		return nil
+	}
+	as := &addrSpace{}
+	for _, e := range entries {
+		if !e.Executable() {
+			continue
+		}
+		name := e.Path
+		if name == "" {
+			name = "//anon"
+		}
+		as.insert(s.userMapping(name, e.Start, e.End, e.Offset, pid, false))
+	}
+	s.snapshots[pid] = as
+	return as
+}
+
+// MapsErrors returns the errors met reading maps snapshots (each names
+// its file and line); those snapshots were not used.
+func (s *Symbolizer) MapsErrors() []error { return s.snapErrs }
+
+// Resolve fills ev with the resolved sample: its comm, its IP and its
+// callchain frames (leaf first). ev.Frames is reused. s must have been
+// preceded by the side-band records up to its time (see [Symbolizer.Observe]).
+func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
+	s.seq++
+	ev.Sample = smp
+	ev.Frames = ev.Frames[:0]
+	ds := smp.Sample
+	t := s.thread(ds.PID, ds.TID)
+	ev.Comm = t.comm
+	period := ds.Period
+
+	mode := ds.CPUMode()
+	s.resolveAddr(&ev.IP, ds.IP, mode, ds.PID, true, period)
+
+	chain := ds.Callchain
+	mode = decode.CPUModeUser
+	for i := 0; i < len(chain); i++ {
+		ip := chain[i]
+		if ip >= decode.ContextMax {
+			switch ip {
+			case decode.ContextHV:
+				mode = decode.CPUModeHypervisor
+			case decode.ContextKernel:
+				mode = decode.CPUModeKernel
+			case decode.ContextUser:
+				mode = decode.CPUModeUser
+			case decode.ContextGuestKernel:
+				mode = decode.CPUModeGuestKernel
+			case decode.ContextGuestUser:
+				mode = decode.CPUModeGuestUser
+			case decode.ContextGuest:
+				mode = decode.CPUModeGuestKernel
+			case decode.ContextUserDeferred:
+				if smp.ABI == decode.DeferredCookie && i+1 < len(chain) {
+					i++
+					ev.Frames = append(ev.Frames, Frame{
+						Addr: chain[i], MapAddr: chain[i], DSO: "[unknown]", DSOShort: "[unknown]",
+						Reason: Special, Cookie: true,
+					})
+				}
+				i = len(chain)
+			default:
+				// perf 6.1 drops the whole callchain on an unknown context.
+				ev.Frames = ev.Frames[:0]
+				return
+			}
+			continue
+		}
+		ev.Frames = append(ev.Frames, Frame{})
+		s.resolveAddr(&ev.Frames[len(ev.Frames)-1], ip, mode, ds.PID, false, period)
+	}
+}
+
+// resolveAddr fills f for address addr seen in cpumode mode by a thread of
+// process pid. fallback enables perf's thread__find_map_fb retry in the
+// other address space (used for the sample IP).
+func (s *Symbolizer) resolveAddr(f *Frame, addr uint64, mode decode.CPUMode, pid int32, fallback bool, period uint64) {
+	*f = Frame{Addr: addr, MapAddr: addr}
+	var m *mapping
+	kernel := mode == decode.CPUModeKernel
+	switch mode {
+	case decode.CPUModeKernel:
+		m = s.kernelMap(addr)
+	case decode.CPUModeUser:
+		m = s.userMap(pid, addr)
+	}
+	if m == nil && fallback {
+		if k := s.isKernelAddr(addr); k && !kernel {
+			kernel = true
+			m = s.kernelMap(addr)
+		} else if !k && kernel {
+			kernel = false
+			m = s.userMap(pid, addr)
+		}
+	}
+	if m == nil {
+		f.DSO, f.DSOShort, f.Reason = "[unknown]", "[unknown]", NoMap
+		s.count(&s.unknown, false, period)
+		return
+	}
+	d := m.dso
+	f.Kernel = kernel
+	f.DSO, f.DSOShort, f.BuildID = d.name, d.short, d.buildIDHex
+	f.MapAddr = m.mapIP(addr)
+	s.load(d)
+	if d.reason != Resolved {
+		f.Reason = d.reason
+		s.count(d, false, period)
+		return
+	}
+	sym := d.lookup(f.MapAddr)
+	if sym == nil {
+		f.Reason = NoSymbols
+		s.count(d, false, period)
+		return
+	}
+	f.Symbol, f.Offset = sym.name, f.MapAddr-sym.start
+	s.count(d, true, period)
+}
+
+func (s *Symbolizer) count(d *dso, ok bool, period uint64) {
+	d.frames++
+	if ok {
+		return
+	}
+	d.unresolved++
+	if d.lastSeq != s.seq {
+		d.lastSeq = s.seq
+		d.weight += period
+	}
+}
+
+func (s *Symbolizer) kernelMap(addr uint64) *mapping {
+	s.loadKernel()
+	if m := s.kspace.find(addr); m != nil {
+		return m
+	}
+	if !s.kmapSeen && s.ksyms == nil && s.isKernelAddr(addr) {
+		// No kernel MMAP and no kallsyms: perf still has a kernel map.
+		s.kmapSeen = true
+		s.kspace.insert(mapping{start: 0xffff800000000000, end: ^uint64(0), dso: s.kernelDSO(), identity: true})
+		return s.kspace.find(addr)
+	}
+	return nil
+}
+
+func (s *Symbolizer) userMap(pid int32, addr uint64) *mapping {
+	if m := s.spaces[pid].find(addr); m != nil {
+		return m
+	}
+	return s.snapshot(pid).find(addr)
+}

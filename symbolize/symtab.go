@@ -1,0 +1,141 @@
+package symbolize
+
+import (
+	"debug/elf"
+	"sort"
+	"strings"
+)
+
+// symbol is one entry of a DSO's symbol table. Addresses are in the DSO's
+// map_ip space: file offsets for ELF DSOs (perf's adjusted symbols),
+// absolute addresses for the kernel and perf-PID.map files.
+type symbol struct {
+	start, end uint64 // [start, end); end == start for a zero-size symbol
+	name       string
+	bind       elf.SymBind
+}
+
+// symtab is a DSO's symbols sorted by start, after perf's fixups.
+type symtab struct {
+	syms []symbol
+}
+
+// fixup sorts the symbols and applies perf's symbols__fixup_end and
+// symbols__fixup_duplicate (tools/perf/util/symbol.c, perf 6.1): a
+// zero-size symbol extends to the next symbol's start (for kallsyms, the
+// last symbol before a module boundary ends one page after its start,
+// rounded up), the last zero-size symbol ends at the page after its start,
+// and among symbols with the same start only the best one
+// ([chooseBest]) is kept.
+func (t *symtab) fixup(kallsyms bool) {
+	s := t.syms
+	// Stable: symbols with equal starts stay in table order, as perf's
+	// rb-tree insertion keeps them.
+	sort.SliceStable(s, func(i, j int) bool { return s[i].start < s[j].start })
+	for i := 0; i+1 < len(s); i++ {
+		prev, curr := &s[i], &s[i+1]
+		if prev.end != prev.start {
+			continue
+		}
+		if kallsyms && isModuleSym(prev.name) != isModuleSym(curr.name) {
+			prev.end = roundUp(prev.end+4096, 4096)
+		} else {
+			prev.end = curr.start
+		}
+	}
+	if n := len(s); n > 0 && s[n-1].end == s[n-1].start {
+		s[n-1].end = roundUp(s[n-1].start, 4096) + 4096
+	}
+	// symbols__fixup_duplicate.
+	out := s[:0]
+	for i := 0; i < len(s); i++ {
+		cur := s[i]
+		for i+1 < len(s) && s[i+1].start == cur.start {
+			if !chooseBest(&cur, &s[i+1]) {
+				cur = s[i+1]
+			}
+			i++
+		}
+		out = append(out, cur)
+	}
+	t.syms = out
+}
+
+// add inserts symbols after fixup (perf inserts synthesized PLT symbols
+// after the fixups) keeping the order by start.
+func (t *symtab) add(syms []symbol) {
+	if len(syms) == 0 {
+		return
+	}
+	t.syms = append(t.syms, syms...)
+	sort.SliceStable(t.syms, func(i, j int) bool { return t.syms[i].start < t.syms[j].start })
+}
+
+// find returns the index of the symbol covering addr, or -1. A symbol
+// covers [start, end), and a zero-size symbol covers its start only
+// (symbols__find).
+func (t *symtab) find(addr uint64) int {
+	s := t.syms
+	i := sort.Search(len(s), func(i int) bool { return s[i].start > addr }) - 1
+	if i < 0 {
+		return -1
+	}
+	if addr < s[i].end || addr == s[i].start {
+		return i
+	}
+	return -1
+}
+
+// chooseBest reports whether a is preferred over b, two symbols with the
+// same start (perf 6.1 choose_best_symbol): a non-zero size, then non-weak,
+// then global binding, then fewer leading underscores, then the longer name;
+// a wins ties.
+func chooseBest(a, b *symbol) bool {
+	la, lb := a.end-a.start, b.end-b.start
+	if lb == 0 && la > 0 {
+		return true
+	}
+	if la == 0 && lb > 0 {
+		return false
+	}
+	wa, wb := a.bind == elf.STB_WEAK, b.bind == elf.STB_WEAK
+	if wb && !wa {
+		return true
+	}
+	if wa && !wb {
+		return false
+	}
+	ga, gb := a.bind == elf.STB_GLOBAL, b.bind == elf.STB_GLOBAL
+	if ga && !gb {
+		return true
+	}
+	if gb && !ga {
+		return false
+	}
+	ua, ub := leadingUnderscores(a.name), leadingUnderscores(b.name)
+	if ub > ua {
+		return true
+	}
+	if ua > ub {
+		return false
+	}
+	return len(a.name) >= len(b.name)
+}
+
+func leadingUnderscores(s string) int {
+	n := 0
+	for n < len(s) && s[n] == '_' {
+		n++
+	}
+	return n
+}
+
+// isModuleSym reports whether a kallsyms name carries a module ("name\t[mod]"
+// or "name [mod]"); perf tests for '['.
+func isModuleSym(name string) bool { return strings.IndexByte(name, '[') >= 0 }
+
+func roundUp(x, to uint64) uint64 { return (x + to - 1) / to * to }
+
+func sortSyms(t *symtab) {
+	sort.SliceStable(t.syms, func(i, j int) bool { return t.syms[i].start < t.syms[j].start })
+}
