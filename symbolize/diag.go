@@ -1,0 +1,63 @@
+package symbolize
+
+// String returns a short lowercase description of the reason.
+func (r Reason) String() string {
+	switch r {
+	case Resolved:
+		return "resolved"
+	case NoMap:
+		return "address outside any map"
+	case NotFound:
+		return "file not found"
+	case BuildIDMismatch:
+		return "build-id mismatch"
+	case NoSymbols:
+		return "no symbols"
+	case NoKallsyms:
+		return "no kallsyms"
+	case Special:
+		return "not an address"
+	}
+	return "unknown reason"
+}
+
+// DSODiagnostic says how well one DSO resolved. The pseudo-DSO
+// "[unknown]" collects the addresses outside every map.
+type DSODiagnostic struct {
+	DSO     string // as perf prints it
+	BuildID string // recorded build id in hex, "" if none
+	// Path is the file the symbols were read from ("" if none).
+	Path string
+	// Reason is Resolved when the DSO's symbols were loaded, else why not
+	// (NotFound, BuildIDMismatch, NoSymbols, NoKallsyms, NoMap).
+	Reason Reason
+	// Mismatches counts candidate files rejected for another build id.
+	Mismatches int
+	// Frames counts the frames (and sample IPs) that fell in this DSO;
+	// Unresolved those left without a symbol.
+	Frames, Unresolved uint64
+	// UnresolvedWeight sums the period of the samples with at least one
+	// unresolved frame (or IP) in this DSO.
+	UnresolvedWeight uint64
+}
+
+// Diagnostics returns one entry per DSO that any resolved address fell
+// in, in order of first use, then "[unknown]" if any address had no map.
+func (s *Symbolizer) Diagnostics() []DSODiagnostic {
+	var out []DSODiagnostic
+	add := func(d *dso) {
+		if d.frames == 0 {
+			return
+		}
+		out = append(out, DSODiagnostic{
+			DSO: d.name, BuildID: d.buildIDHex, Path: d.path, Reason: d.reason,
+			Mismatches: d.mismatches, Frames: d.frames, Unresolved: d.unresolved,
+			UnresolvedWeight: d.weight,
+		})
+	}
+	for _, d := range s.dsoOrder {
+		add(d)
+	}
+	add(&s.unknown)
+	return out
+}

@@ -1,0 +1,202 @@
+package symbolize
+
+import (
+	"bufio"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+	"github.com/perfstitch/perfstitch/stitch"
+)
+
+// skippedCases are corpus cases the golden test does not check.
+var skippedCases = map[string]string{
+	"dwarf": "DWARF unwinding (--call-graph dwarf) is out of scope",
+}
+
+// frameLine formats a frame the way perf script prints a callchain line.
+func frameLine(f *Frame) string {
+	sym := "[unknown]"
+	if f.Symbol != "" {
+		sym = fmt.Sprintf("%s+0x%x", f.Symbol, f.Offset)
+	}
+	return fmt.Sprintf("%16x %s (%s)", f.MapAddr, sym, f.DSO)
+}
+
+// goldenFrames reads the frame lines of a perf script golden, one slice per
+// sample (samples without callchain lines give empty slices).
+func goldenFrames(t testing.TB, path string) [][]string {
+	t.Helper()
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	var out [][]string
+	sc := bufio.NewScanner(fh)
+	sc.Buffer(nil, 1<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		switch {
+		case strings.HasPrefix(line, "\t"):
+			out[len(out)-1] = append(out[len(out)-1], line[1:])
+		case line == "":
+		default:
+			out = append(out, nil)
+		}
+	}
+	return out
+}
+
+type caseResult struct {
+	samples, frames, match int
+	ipMatch, commMatch     int
+	firstDiff              string
+}
+
+// readLines returns the lines of a golden file.
+func readLines(t testing.TB, path string) []string {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return strings.Split(strings.TrimSuffix(string(b), "\n"), "\n")
+}
+
+// ipLine formats the sample IP the way perf script -G ends a sample line.
+func ipLine(f *Frame) string {
+	sym := "[unknown]"
+	if f.Symbol != "" {
+		sym = fmt.Sprintf("%s+0x%x", f.Symbol, f.Offset)
+	}
+	return fmt.Sprintf("%16x %s (%s)", f.Addr, sym, f.DSO)
+}
+
+// resolveCase decodes c, resolves every sample and compares its frames with
+// the golden callchain lines. drop, when set, filters side-band records.
+func resolveCase(t testing.TB, c testfixture.CorpusCase, mapsDir string, drop func(decode.Record) bool) caseResult {
+	t.Helper()
+	f, err := decode.Open(c.Data)
+	if err != nil {
+		t.Fatalf("%s: %v", c.Name, err)
+	}
+	defer f.Close()
+	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, MapsDir: mapsDir, Meta: &f.Meta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := goldenFrames(t, c.Golden("script.txt"))
+	wantIP := readLines(t, c.Golden("script-nocallchain.txt"))
+	var res caseResult
+	var ev Event
+	rs := f.Records(decode.TimeOrder)
+	for rs.Next() {
+		r := rs.Record()
+		s, ok := r.(*decode.Sample)
+		if !ok {
+			if drop == nil || !drop(r) {
+				sym.Observe(r)
+			}
+			continue
+		}
+		sym.Resolve(&stitch.Sample{Sample: s}, &ev)
+		if res.samples >= len(want) {
+			res.samples++
+			continue
+		}
+		w := want[res.samples]
+		if res.samples < len(wantIP) {
+			line := wantIP[res.samples]
+			if strings.HasSuffix(line, " "+ipLine(&ev.IP)) {
+				res.ipMatch++
+			} else if res.firstDiff == "" {
+				res.firstDiff = fmt.Sprintf("sample %d IP:\n\thave %s\n\twant %s", res.samples+1, ipLine(&ev.IP), line)
+			}
+			if strings.HasPrefix(strings.TrimLeft(line, " "), ev.Comm+" ") {
+				res.commMatch++
+			} else if res.firstDiff == "" {
+				res.firstDiff = fmt.Sprintf("sample %d comm %q: %s", res.samples+1, ev.Comm, line)
+			}
+		}
+		res.samples++
+		res.frames += len(w)
+		for i, line := range w {
+			if i < len(ev.Frames) && frameLine(&ev.Frames[i]) == line {
+				res.match++
+			} else if res.firstDiff == "" {
+				have := "<none>"
+				if i < len(ev.Frames) {
+					have = frameLine(&ev.Frames[i])
+				}
+				res.firstDiff = fmt.Sprintf("sample %d frame %d:\n\thave %s\n\twant %s", res.samples, i, have, line)
+			}
+		}
+		if len(ev.Frames) > len(w) && res.firstDiff == "" {
+			res.firstDiff = fmt.Sprintf("sample %d: %d frames, want %d", res.samples, len(ev.Frames), len(w))
+		}
+	}
+	if err := rs.Err(); err != nil {
+		t.Fatalf("%s: %v", c.Name, err)
+	}
+	if res.samples != len(want) && res.firstDiff == "" {
+		res.firstDiff = fmt.Sprintf("%d samples, golden has %d", res.samples, len(want))
+	}
+	return res
+}
+
+// TestCorpusGolden resolves every sample of every corpus case with the
+// case's symfs and the corpus kallsyms and checks each frame against
+// perf 6.1's script.txt: address, sym+off and dso.
+func TestCorpusGolden(t *testing.T) {
+	total, match := 0, 0
+	for _, c := range testfixture.Corpus(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			if why, ok := skippedCases[c.Name]; ok {
+				t.Skip(why)
+			}
+			res := resolveCase(t, c, "", nil)
+			total += res.frames
+			match += res.match
+			t.Logf("%d samples (IP identical %d, comm %d), %d/%d frames identical",
+				res.samples, res.ipMatch, res.commMatch, res.match, res.frames)
+			if res.firstDiff != "" {
+				t.Errorf("first difference: %s", res.firstDiff)
+			}
+		})
+	}
+	t.Logf("corpus: %d/%d frames identical", match, total)
+}
+
+// TestMapsSnapshot drops every MMAP/MMAP2 record of the processes that
+// have a snapshot in the case's maps/ folder and resolves through the
+// snapshots instead: the frames must stay identical to perf's.
+func TestMapsSnapshot(t *testing.T) {
+	for _, c := range testfixture.Corpus(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			if why, ok := skippedCases[c.Name]; ok {
+				t.Skip(why)
+			}
+			dropped := 0
+			res := resolveCase(t, c, c.Maps, func(r decode.Record) bool {
+				m, ok := r.(*decode.Mmap)
+				if ok && m.CPUMode() == decode.CPUModeUser && mapsSnapshotPath(c.Maps, m.PID) != "" {
+					dropped++
+					return true
+				}
+				return false
+			})
+			if dropped == 0 {
+				t.Fatalf("no MMAP record dropped")
+			}
+			t.Logf("%d MMAP records dropped; %d samples (IP identical %d), %d/%d frames identical",
+				dropped, res.samples, res.ipMatch, res.match, res.frames)
+			if res.firstDiff != "" {
+				t.Errorf("first difference: %s", res.firstDiff)
+			}
+		})
+	}
+}
