@@ -20,6 +20,38 @@ func (r *Sample) Clone() Record {
 	return &c
 }
 
+// reset zeroes r but keeps the storage of its slices for reuse.
+func (r *Sample) reset() {
+	rv, cc, br, bc, ru, ri := r.Read.Values[:0], r.Callchain[:0], r.Branches[:0],
+		r.BranchCounters[:0], r.RegsUser[:0], r.RegsIntr[:0]
+	*r = Sample{}
+	r.Read.Values, r.Callchain, r.Branches, r.BranchCounters, r.RegsUser, r.RegsIntr = rv, cc, br, bc, ru, ri
+}
+
+// cloneInto makes dst a deep copy of r, reusing dst's storage.
+func (r *Sample) cloneInto(dst *Sample) {
+	rv, cc, raw, br, bc := dst.Read.Values[:0], dst.Callchain[:0], dst.Raw[:0], dst.Branches[:0], dst.BranchCounters[:0]
+	ru, su, ri, aux := dst.RegsUser[:0], dst.StackUser[:0], dst.RegsIntr[:0], dst.Aux[:0]
+	*dst = *r
+	dst.Read.Values = append(rv, r.Read.Values...)
+	dst.Callchain = append(cc, r.Callchain...)
+	dst.Raw = appendOrNil(raw, r.Raw)
+	dst.Branches = append(br, r.Branches...)
+	dst.BranchCounters = append(bc, r.BranchCounters...)
+	dst.RegsUser = append(ru, r.RegsUser...)
+	dst.StackUser = appendOrNil(su, r.StackUser)
+	dst.RegsIntr = append(ri, r.RegsIntr...)
+	dst.Aux = appendOrNil(aux, r.Aux)
+}
+
+// appendOrNil copies src into dst's storage, keeping nil for nil.
+func appendOrNil(dst, src []byte) []byte {
+	if src == nil {
+		return nil
+	}
+	return append(dst, src...)
+}
+
 // Type returns the record type of r.
 func (r *Mmap) Type() RecordType {
 	if r.V2 {

@@ -42,6 +42,11 @@ type Records struct {
 	lastFlush  uint64
 	seq        uint64
 
+	// Samples cloned into the queue are recycled once delivered: recycle
+	// is the one delivered last, free the spares.
+	recycle *Sample
+	free    []*Sample
+
 	// key of the record last returned by nextRaw.
 	key   uint64
 	timed bool
@@ -201,11 +206,18 @@ func (rs *Records) finish(err error) {
 
 // nextTimed implements perf's ordered-events queue (perf-format.md §7).
 func (rs *Records) nextTimed() bool {
+	if rs.recycle != nil {
+		rs.free = append(rs.free, rs.recycle)
+		rs.recycle = nil
+	}
 	for {
 		if rs.readyHead < len(rs.ready) {
 			rs.rec = rs.ready[rs.readyHead]
 			rs.ready[rs.readyHead] = nil
 			rs.readyHead++
+			if s, ok := rs.rec.(*Sample); ok {
+				rs.recycle = s
+			}
 			return true
 		}
 		rs.ready, rs.readyHead = rs.ready[:0], 0
@@ -242,7 +254,7 @@ func (rs *Records) nextTimed() bool {
 				rs.maxTime = rs.key
 			}
 			rs.seq++
-			rs.q.push(qItem{time: rs.key, seq: rs.seq, rec: r.Clone()})
+			rs.q.push(qItem{time: rs.key, seq: rs.seq, rec: rs.own(r)})
 			continue
 		}
 		if t == RecordTypeFinishedRound {
@@ -256,6 +268,23 @@ func (rs *Records) nextTimed() bool {
 		rs.rec = r
 		return true
 	}
+}
+
+// own returns a copy of r that the queue can keep.
+func (rs *Records) own(r Record) Record {
+	s, ok := r.(*Sample)
+	if !ok {
+		return r.Clone()
+	}
+	var dst *Sample
+	if n := len(rs.free); n > 0 {
+		dst = rs.free[n-1]
+		rs.free = rs.free[:n-1]
+	} else {
+		dst = new(Sample)
+	}
+	s.cloneInto(dst)
+	return dst
 }
 
 // flush moves every queued record with time <= limit to the ready list.

@@ -454,18 +454,9 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 		return nil, formatErr(off, RecordTypeSample, "sample_type", l.bad)
 	}
 	smp := &s.sample
-	// Keep the slices' storage, reset everything else.
-	keep := *smp
-	*smp = Sample{
-		RecordCommon: RecordCommon{Offset: off, InnerOffset: inner, Misc: e.u16(rec[4:]),
-			Size: uint16(len(rec)), Attr: l.attr, Format: l.sampleType, PID: -1, TID: -1},
-		Read:           ReadValues{Values: keep.Read.Values[:0]},
-		Callchain:      keep.Callchain[:0],
-		Branches:       keep.Branches[:0],
-		BranchCounters: keep.BranchCounters[:0],
-		RegsUser:       keep.RegsUser[:0],
-		RegsIntr:       keep.RegsIntr[:0],
-	}
+	smp.reset()
+	smp.RecordCommon = RecordCommon{Offset: off, InnerOffset: inner, Misc: e.u16(rec[4:]),
+		Size: uint16(len(rec)), Attr: l.attr, Format: l.sampleType, PID: -1, TID: -1}
 	st := l.sampleType
 	n := len(body)
 	i := 0

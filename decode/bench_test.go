@@ -1,0 +1,90 @@
+package decode_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+)
+
+// repeatData builds a file-mode perf.data in memory whose data section is
+// the data section of src repeated until it holds at least size bytes; the
+// feature sections are moved behind it.
+func repeatData(tb testing.TB, src []byte, size int) []byte {
+	tb.Helper()
+	le := binary.LittleEndian
+	if string(src[:8]) != "PERFILE2" || le.Uint64(src[8:]) != 104 {
+		tb.Fatal("want a little-endian file-mode perf.data")
+	}
+	doff, dsize := le.Uint64(src[40:]), le.Uint64(src[48:])
+	data := src[doff : doff+dsize]
+	k := max(1, (size+len(data)-1)/len(data))
+	out := make([]byte, 0, len(src)+k*len(data))
+	out = append(out, src[:doff]...)
+	for range k {
+		out = append(out, data...)
+	}
+	newSize := uint64(k) * dsize
+	le.PutUint64(out[48:], newSize)
+	delta := newSize - dsize
+	// Feature table and sections follow the data section.
+	nfeat := 0
+	for i := 0; i < 4; i++ {
+		w := le.Uint64(src[72+8*i:])
+		for ; w != 0; w &= w - 1 {
+			nfeat++
+		}
+	}
+	tab := append([]byte(nil), src[doff+dsize:doff+dsize+uint64(16*nfeat)]...)
+	for i := 0; i < nfeat; i++ {
+		le.PutUint64(tab[16*i:], le.Uint64(tab[16*i:])+delta)
+	}
+	out = append(out, tab...)
+	out = append(out, src[doff+dsize+uint64(16*nfeat):]...)
+	return out
+}
+
+func benchDecode(b *testing.B, name string, order decode.Order) {
+	root := filepath.Join(testfixture.SharedDir(b), "corpus", name, "perf.data")
+	src, err := os.ReadFile(root)
+	if err != nil {
+		b.Skip(err)
+	}
+	buf := repeatData(b, src, 64<<20)
+	f, err := decode.NewFile(bytes.NewReader(buf))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(f.Header.Data.Size))
+	b.ReportAllocs()
+	runtime.GC()
+	b.ResetTimer()
+	for range b.N {
+		f, err := decode.NewFile(bytes.NewReader(buf))
+		if err != nil {
+			b.Fatal(err)
+		}
+		rs := f.Records(order)
+		n := 0
+		for rs.Next() {
+			n++
+		}
+		if err := rs.Err(); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkDecode measures decoding throughput (MB/s of the data section)
+// on 64 MiB files made by repeating corpus recordings.
+func BenchmarkDecode(b *testing.B) {
+	for _, name := range []string{"c-pie-so", "two-events", "dwarf"} {
+		b.Run(name+"/file-order", func(b *testing.B) { benchDecode(b, name, decode.FileOrder) })
+	}
+	b.Run("c-pie-so/time-order", func(b *testing.B) { benchDecode(b, "c-pie-so", decode.TimeOrder) })
+}
