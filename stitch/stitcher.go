@@ -44,7 +44,7 @@ type Stitcher struct {
 	opts Options
 
 	q          ring
-	pending    map[int32][]*entry // waiting samples per tid, oldest first
+	pending    map[int32]*waitList // waiting samples per tid
 	npending   int
 	lastCookie map[int32]uint64 // cookie of the last matching record per tid
 	free       []*entry
@@ -56,6 +56,10 @@ type Stitcher struct {
 	err     error
 	stats   Stats
 }
+
+// waitList holds the waiting samples of one thread, oldest first. It
+// stays in the map (keeping its storage) until the thread exits.
+type waitList struct{ e []*entry }
 
 // entry is one held item: a sample (buf, copied from the source) or
 // another record (rec, cloned).
@@ -80,7 +84,7 @@ func New(src Source, opts Options) *Stitcher {
 	return &Stitcher{
 		src:        src,
 		opts:       opts,
-		pending:    make(map[int32][]*entry),
+		pending:    make(map[int32]*waitList),
 		lastCookie: make(map[int32]uint64),
 	}
 }
@@ -165,7 +169,12 @@ func (s *Stitcher) feed(r decode.Record) bool {
 		e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
 		e.klen = klen
 		e.tid = sampleTID(rec)
-		s.pending[e.tid] = append(s.pending[e.tid], e)
+		wl := s.pending[e.tid]
+		if wl == nil {
+			wl = new(waitList)
+			s.pending[e.tid] = wl
+		}
+		wl.e = append(wl.e, e)
 		s.npending++
 		if s.npending > s.stats.PendingHighWater {
 			s.stats.PendingHighWater = s.npending
@@ -233,7 +242,11 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 		return
 	}
 	tid := rec.TID
-	list := s.pending[tid]
+	var list []*entry
+	wl := s.pending[tid]
+	if wl != nil {
+		list = wl.e
+	}
 	matched := uint64(0)
 	keep := list[:0]
 	for _, e := range list {
@@ -256,10 +269,8 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 		s.npending--
 	}
 	clear(list[len(keep):])
-	if len(keep) == 0 {
-		delete(s.pending, tid)
-	} else {
-		s.pending[tid] = keep
+	if wl != nil {
+		wl.e = keep
 	}
 	switch {
 	case matched > 0:
@@ -303,15 +314,18 @@ func (s *Stitcher) join(e *entry, ips []uint64) {
 
 // release delivers the waiting samples of tid without user part.
 func (s *Stitcher) release(tid int32, cause int) {
-	list, ok := s.pending[tid]
+	wl, ok := s.pending[tid]
 	if !ok {
 		return
 	}
-	for _, e := range list {
+	for _, e := range wl.e {
 		s.noRecord(e, cause)
 	}
-	clear(list)
-	delete(s.pending, tid)
+	clear(wl.e)
+	wl.e = wl.e[:0]
+	if cause == causeExit {
+		delete(s.pending, tid)
+	}
 }
 
 // releaseAll delivers every waiting sample without user part (end of
@@ -351,17 +365,14 @@ func (s *Stitcher) push(e *entry) {
 	if front.ready || front.rec != nil {
 		return
 	}
-	list := s.pending[front.tid]
-	if len(list) == 0 || list[0] != front {
+	wl := s.pending[front.tid]
+	if wl == nil || len(wl.e) == 0 || wl.e[0] != front {
 		return // cannot happen: the front is its thread's oldest
 	}
 	s.noRecord(front, causeCap)
-	list[0] = nil
-	if len(list) == 1 {
-		delete(s.pending, front.tid)
-	} else {
-		s.pending[front.tid] = list[1:]
-	}
+	n := copy(wl.e, wl.e[1:])
+	wl.e[n] = nil
+	wl.e = wl.e[:n]
 }
 
 func (s *Stitcher) deliver(e *entry) {
