@@ -39,6 +39,10 @@ type Factory struct {
 func Main() ExitCode {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	defer stop()
+	// A closed stdout (perfstitch script | head) must surface as EPIPE
+	// from Write, which ends the run quietly with status 0, instead of
+	// killing the process with SIGPIPE.
+	signal.Ignore(syscall.SIGPIPE)
 	f := &Factory{IO: iostreams.System(), Getenv: os.Getenv}
 	return Run(ctx, f, os.Args[1:])
 }

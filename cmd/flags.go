@@ -1,0 +1,327 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/cobra"
+	"github.com/spf13/pflag"
+
+	"github.com/perfstitch/perfstitch/internal/iostreams"
+)
+
+// CommonOptions are the options script, report and stats share: where the
+// input is, how to symbolize it and which samples to keep.
+type CommonOptions struct {
+	IO *iostreams.IOStreams
+	// Getenv reads environment variables (HOME for the build-id cache).
+	Getenv func(string) string
+
+	// Input is the perf.data path; "-" reads a pipe-mode stream from
+	// standard input.
+	Input string
+
+	Symfs      string // --symfs: root prefixed to every DSO path
+	Kallsyms   string // --kallsyms: kernel symbols file
+	Maps       string // --maps: folder of PID.maps files (/proc/PID/maps snapshots)
+	BuildIDDir string // --buildid-dir: build-id cache; default $HOME/.debug
+	NoDemangle bool   // --no-demangle
+
+	// NoMergeCallchains keeps deferred samples and their
+	// CALLCHAIN_DEFERRED records apart (perf 6.19 --no-merge-callchains).
+	NoMergeCallchains bool
+
+	Filter Filter
+}
+
+// Filter selects samples the way perf's --pid, --tid, --comms, --cpu,
+// --time and --event do. The zero value keeps everything.
+type Filter struct {
+	PIDs  IntList    // --pid
+	TIDs  IntList    // --tid
+	Comms StringList // -c/--comms
+	CPUs  CPUList    // -C/--cpu
+	Time  TimeRanges // --time
+	Event string     // --event
+}
+
+// addCommonFlags registers the shared flags on cmd. Every command calls it
+// for its own options, so `perfstitch script --pid 42` and `perfstitch
+// report --pid 42` read the same way.
+func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
+	fs := cmd.Flags()
+	fs.StringVarP(&o.Input, "input", "i", "", "input file name (default \"perf.data\"; \"-\" reads a pipe-mode stream from stdin)")
+	fs.StringVar(&o.Symfs, "symfs", "", "look for DSOs and debug files relative to `dir`")
+	fs.StringVar(&o.Kallsyms, "kallsyms", "", "kernel symbols `file` (a copy of /proc/kallsyms)")
+	fs.StringVar(&o.Maps, "maps", "", "`dir` of PID.maps files (copies of /proc/PID/maps) for processes without MMAP records")
+	fs.StringVar(&o.BuildIDDir, "buildid-dir", "", "build-id cache `dir` (default $HOME/.debug)")
+	fs.BoolVar(&o.NoDemangle, "no-demangle", false, "print symbol names as they are in the symbol table")
+	fs.BoolVar(&o.NoMergeCallchains, "no-merge-callchains", false, "do not join deferred user callchains to their samples; show both as recorded (perf 6.19)")
+	fs.Var(&o.Filter.PIDs, "pid", "only show samples of these process ids (comma-separated)")
+	fs.Var(&o.Filter.TIDs, "tid", "only show samples of these thread ids (comma-separated)")
+	fs.VarP(&o.Filter.Comms, "comms", "c", "only show samples of threads with these command names (comma-separated)")
+	fs.VarP(&o.Filter.CPUs, "cpu", "C", "only show samples of these CPUs (list: 0,2-3)")
+	fs.Var(&o.Filter.Time, "time", "only show samples in a time range: start,end in seconds (either may be empty), or percent slices: 10%/2, 0%-10%,30%-40%")
+	fs.StringVar(&o.Filter.Event, "event", "", "only show samples of the named event")
+}
+
+// inputPath returns the input after applying the positional argument:
+// `perfstitch script perf.data` equals `-i perf.data`.
+func (o *CommonOptions) setInput(args []string) error {
+	if len(args) > 1 {
+		return FlagErrorf("too many arguments: %q (one perf.data file at most)", args)
+	}
+	if len(args) == 1 {
+		if o.Input != "" && o.Input != args[0] {
+			return FlagErrorf("input given twice: -i %s and %s", o.Input, args[0])
+		}
+		o.Input = args[0]
+	}
+	return nil
+}
+
+// IntList is a comma-separated list of integers (--pid, --tid).
+type IntList []int32
+
+// String returns the list comma-separated.
+func (l *IntList) String() string {
+	s := make([]string, len(*l))
+	for i, v := range *l {
+		s[i] = strconv.Itoa(int(v))
+	}
+	return strings.Join(s, ",")
+}
+
+// Set appends the comma-separated values of s.
+func (l *IntList) Set(s string) error {
+	for _, f := range strings.Split(s, ",") {
+		v, err := strconv.ParseInt(strings.TrimSpace(f), 10, 32)
+		if err != nil {
+			return fmt.Errorf("%q is not an integer", f)
+		}
+		*l = append(*l, int32(v))
+	}
+	return nil
+}
+
+// Type names the value type in help output.
+func (l *IntList) Type() string { return "ids" }
+
+// StringList is a comma-separated list of names (--comms).
+type StringList []string
+
+// String returns the list comma-separated.
+func (l *StringList) String() string { return strings.Join(*l, ",") }
+
+// Set appends the comma-separated names of s.
+func (l *StringList) Set(s string) error {
+	for _, f := range strings.Split(s, ",") {
+		if f == "" {
+			return errors.New("empty name")
+		}
+		*l = append(*l, f)
+	}
+	return nil
+}
+
+// Type names the value type in help output.
+func (l *StringList) Type() string { return "names" }
+
+// CPUList is perf's CPU list syntax: "0,2-3".
+type CPUList []uint32
+
+// String returns the list as given, expanded.
+func (l *CPUList) String() string {
+	s := make([]string, len(*l))
+	for i, v := range *l {
+		s[i] = strconv.FormatUint(uint64(v), 10)
+	}
+	return strings.Join(s, ",")
+}
+
+// Set parses a CPU list.
+func (l *CPUList) Set(s string) error {
+	var out CPUList
+	for _, f := range strings.Split(s, ",") {
+		lo, hi, isRange := strings.Cut(f, "-")
+		a, err := strconv.ParseUint(lo, 10, 32)
+		if err != nil {
+			return fmt.Errorf("bad CPU list %q", s)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(hi, 10, 32); err != nil || b < a {
+				return fmt.Errorf("bad CPU range %q", f)
+			}
+		}
+		if b-a > 1<<16 {
+			return fmt.Errorf("CPU range %q too large", f)
+		}
+		for c := a; c <= b; c++ {
+			out = append(out, uint32(c))
+		}
+	}
+	*l = out
+	return nil
+}
+
+// Type names the value type in help output.
+func (l *CPUList) Type() string { return "cpus" }
+
+// Has reports whether cpu is in the list (an empty list has every CPU).
+func (l CPUList) Has(cpu uint32) bool { return len(l) == 0 || slices.Contains(l, cpu) }
+
+// TimeRanges is perf's --time value: one absolute range "start,end"
+// (seconds with up to nanosecond decimals; either end may be empty) or
+// percent slices of the recording ("10%/2" is the second tenth, "0%-10%"
+// the first, several separated by commas).
+type TimeRanges struct {
+	raw string
+	// Abs is the absolute range in ns (0 = open end), if !Percent.
+	Abs TimeRange
+	// Percent ranges, as fractions of the recording's sample time span.
+	Percent []PercentRange
+}
+
+// TimeRange is an inclusive range of perf clock nanoseconds; 0 is an open
+// end.
+type TimeRange struct{ Start, End uint64 }
+
+// PercentRange is a slice of the recording, as fractions in [0,1].
+type PercentRange struct{ From, To float64 }
+
+// String returns the value as given.
+func (t *TimeRanges) String() string { return t.raw }
+
+// Type names the value type in help output.
+func (t *TimeRanges) Type() string { return "range" }
+
+// IsZero reports whether no range was given.
+func (t *TimeRanges) IsZero() bool { return t.raw == "" }
+
+// Set parses a --time value.
+func (t *TimeRanges) Set(s string) error {
+	out := TimeRanges{raw: s}
+	if strings.Contains(s, "%") {
+		for _, part := range strings.Split(s, ",") {
+			r, err := parsePercent(part)
+			if err != nil {
+				return err
+			}
+			out.Percent = append(out.Percent, r)
+		}
+		*t = out
+		return nil
+	}
+	start, end, ok := strings.Cut(s, ",")
+	if !ok || strings.Contains(end, ",") {
+		return fmt.Errorf("bad time range %q (want start,end)", s)
+	}
+	var err error
+	if out.Abs.Start, err = parseSeconds(start); err != nil {
+		return err
+	}
+	if out.Abs.End, err = parseSeconds(end); err != nil {
+		return err
+	}
+	if out.Abs.End != 0 && out.Abs.End < out.Abs.Start {
+		return fmt.Errorf("bad time range %q: end before start", s)
+	}
+	*t = out
+	return nil
+}
+
+// parseSeconds parses "sec[.fraction]" into ns; "" is 0.
+func parseSeconds(s string) (uint64, error) {
+	s = strings.TrimSpace(s)
+	if s == "" {
+		return 0, nil
+	}
+	sec, frac, _ := strings.Cut(s, ".")
+	v, err := strconv.ParseUint(sec, 10, 64)
+	if err != nil || len(frac) > 9 || v > math.MaxUint64/1_000_000_000 {
+		return 0, fmt.Errorf("bad time %q (want seconds[.fraction])", s)
+	}
+	ns := v * 1e9
+	if frac != "" {
+		f, err := strconv.ParseUint(frac, 10, 64)
+		if err != nil {
+			return 0, fmt.Errorf("bad time %q", s)
+		}
+		for i := len(frac); i < 9; i++ {
+			f *= 10
+		}
+		ns += f
+	}
+	return ns, nil
+}
+
+// parsePercent parses "a%/n" or "a%-b%".
+func parsePercent(s string) (PercentRange, error) {
+	bad := fmt.Errorf("bad percent time range %q (want 10%%/2 or 10%%-20%%)", s)
+	pct := func(p string) (float64, bool) {
+		p, ok := strings.CutSuffix(strings.TrimSpace(p), "%")
+		if !ok {
+			return 0, false
+		}
+		v, err := strconv.ParseFloat(p, 64)
+		if err != nil || v < 0 || v > 100 {
+			return 0, false
+		}
+		return v / 100, true
+	}
+	if a, n, ok := strings.Cut(s, "/"); ok {
+		size, ok1 := pct(a)
+		k, err := strconv.Atoi(n)
+		if !ok1 || err != nil || k < 1 || size <= 0 || float64(k)*size > 1+1e-9 {
+			return PercentRange{}, bad
+		}
+		return PercentRange{From: float64(k-1) * size, To: float64(k) * size}, nil
+	}
+	a, b, ok := strings.Cut(s, "-")
+	if !ok {
+		return PercentRange{}, bad
+	}
+	from, ok1 := pct(a)
+	to, ok2 := pct(b)
+	if !ok1 || !ok2 || to < from {
+		return PercentRange{}, bad
+	}
+	return PercentRange{From: from, To: to}, nil
+}
+
+// resolve turns the ranges into absolute ones, given the first and last
+// sample times of the recording (needed only for percent ranges).
+func (t *TimeRanges) resolve(first, last uint64) ([]TimeRange, error) {
+	if t.raw == "" {
+		return nil, nil
+	}
+	if len(t.Percent) == 0 {
+		return []TimeRange{t.Abs}, nil
+	}
+	if last <= first {
+		return nil, errors.New("percent time ranges need the recording's sample time range, which this file does not have")
+	}
+	span := float64(last - first)
+	out := make([]TimeRange, len(t.Percent))
+	for i, p := range t.Percent {
+		out[i] = TimeRange{Start: first + uint64(p.From*span), End: first + uint64(p.To*span)}
+		if out[i].End == 0 {
+			out[i].End = 1
+		}
+	}
+	return out, nil
+}
+
+// enumFlag registers completion of fixed values for a flag.
+func enumFlag(cmd *cobra.Command, name string, values []string) {
+	_ = cmd.RegisterFlagCompletionFunc(name, func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+		return values, cobra.ShellCompDirectiveNoFileComp
+	})
+}
+
+var _ pflag.Value = (*TimeRanges)(nil)
