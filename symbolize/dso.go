@@ -2,6 +2,7 @@ package symbolize
 
 import (
 	"bufio"
+	"debug/elf"
 	"encoding/hex"
 	"os"
 	"path"
@@ -223,10 +224,10 @@ func (s *Symbolizer) loadUser(d *dso) {
 			continue
 		}
 		used := false
-		if syms == nil && f.Section(".symtab") != nil {
+		if syms == nil && hasSection(f, ".symtab", elf.SHT_SYMTAB) {
 			syms, symsPath, used = f, p, true
 		}
-		if runt == nil && f.Section(".dynsym") != nil {
+		if runt == nil && hasSection(f, ".dynsym", elf.SHT_DYNSYM) {
 			runt, used = f, true
 		}
 		if !used {
@@ -317,4 +318,11 @@ func (s *Symbolizer) loadPerfMap(d *dso) {
 		return
 	}
 	d.reason = NotFound
+}
+
+// hasSection reports whether f has the named section with the given type
+// (a debug file's .dynsym is NOBITS and does not count).
+func hasSection(f *elfsafe.File, name string, typ elf.SectionType) bool {
+	s := f.Section(name)
+	return s != nil && s.Type == typ
 }

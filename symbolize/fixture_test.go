@@ -1,0 +1,117 @@
+package symbolize
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/stitch"
+)
+
+func userMmap(pid int32, start, length, pgoff uint64, name string) *decode.Mmap {
+	return &decode.Mmap{
+		RecordCommon: decode.RecordCommon{PID: pid, TID: pid, Misc: uint16(decode.CPUModeUser)},
+		V2:           true, Addr: start, Len: length, Pgoff: pgoff, Filename: name,
+	}
+}
+
+func kernelMmap(start, length, pgoff uint64, name string) *decode.Mmap {
+	return &decode.Mmap{
+		RecordCommon: decode.RecordCommon{PID: -1, TID: 0, Misc: uint16(decode.CPUModeKernel)},
+		Addr:         start, Len: length, Pgoff: pgoff, Filename: name,
+	}
+}
+
+// fixtureSymbolizer returns a Symbolizer over the testdata fixtures, with
+// process 1 running fix-pie + libfixlib.so, 2 fix-nopie, 3 the stripped
+// binary, 4 JIT code in anonymous memory, and a kernel booted 0x200000
+// above the addresses of testdata/kallsyms.
+func fixtureSymbolizer(t testing.TB) *Symbolizer {
+	t.Helper()
+	td, err := filepath.Abs("testdata")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := New(Options{Symfs: td, Kallsyms: filepath.Join(td, "kallsyms")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range []decode.Record{
+		kernelMmap(0xffffffff81200000, 0x1000, 0xffffffff81200000, "[kernel.kallsyms]_text"),
+		kernelMmap(0xffffffffc0001000, 0x1000, 0, "/lib/modules/6.1.0/kernel/fix-mod.ko"),
+		userMmap(1, 0x555555555000, 0x1000, 0x1000, "/fix-pie"),
+		userMmap(1, 0x7f0000001000, 0x1000, 0x1000, "/libfixlib.so"),
+		userMmap(2, 0x401000, 0x1000, 0x1000, "/fix-nopie"),
+		userMmap(3, 0x560000001000, 0x1000, 0x1000, "/fix-stripped"),
+		userMmap(4, 0x7f1000000000, 0x10000, 0, "//anon"),
+		userMmap(5, 0x600000001000, 0x1000, 0x1000, "/missing-binary"),
+	} {
+		s.Observe(r)
+	}
+	return s
+}
+
+// TestResolveFixtures checks frames of the fixtures: map_ip arithmetic of
+// PIE, non-PIE and shared-library mappings with a pgoff, static, weak and
+// zero-size symbols, PLT entries, a stripped binary resolved through its
+// .gnu_debuglink, JIT symbols from perf-PID.map, and kallsyms relocated
+// by the kernel MMAP's _text with module symbols.
+func TestResolveFixtures(t *testing.T) {
+	s := fixtureSymbolizer(t)
+	tests := []struct {
+		name   string
+		pid    int32
+		kernel bool
+		addr   uint64
+		want   Frame
+	}{
+		{"pie global", 1, false, 0x5555555551ab + 4, Frame{MapAddr: 0x11af, Symbol: "global_leaf", Offset: 4, DSO: "/fix-pie", DSOShort: "fix-pie"}},
+		{"pie static", 1, false, 0x55555555518e, Frame{MapAddr: 0x118e, Symbol: "static_leaf", Offset: 0, DSO: "/fix-pie", DSOShort: "fix-pie"}},
+		{"pie weak", 1, false, 0x555555555195, Frame{MapAddr: 0x1195, Symbol: "weak_leaf", Offset: 2, DSO: "/fix-pie", DSOShort: "fix-pie"}},
+		{"pie zero-size extended", 1, false, 0x55555555518c, Frame{MapAddr: 0x118c, Symbol: "zero_size_fn", Offset: 3, DSO: "/fix-pie", DSOShort: "fix-pie"}},
+		{"pie plt", 1, false, 0x555555555074, Frame{MapAddr: 0x1074, Symbol: "snprintf@plt", Offset: 4, DSO: "/fix-pie", DSOShort: "fix-pie"}},
+		{"pie plt first", 1, false, 0x555555555030, Frame{MapAddr: 0x1030, Symbol: "getpid@plt", Offset: 0, DSO: "/fix-pie", DSOShort: "fix-pie"}},
+		{"shared lib", 1, false, 0x7f0000001112, Frame{MapAddr: 0x1112, Symbol: "fixlib_work", Offset: 2, DSO: "/libfixlib.so", DSOShort: "libfixlib.so"}},
+		{"shared lib plt", 1, false, 0x7f0000001030, Frame{MapAddr: 0x1030, Symbol: "fixlib_inner@plt", Offset: 0, DSO: "/libfixlib.so", DSOShort: "libfixlib.so"}},
+		{"non-pie", 2, false, 0x4011e2 + 0x10, Frame{MapAddr: 0x11f2, Symbol: "main", Offset: 0x10, DSO: "/fix-nopie", DSOShort: "fix-nopie"}},
+		{"non-pie plt", 2, false, 0x401060, Frame{MapAddr: 0x1060, Symbol: "fixlib_work@plt", Offset: 0, DSO: "/fix-nopie", DSOShort: "fix-nopie"}},
+		{"stripped via debuglink", 3, false, 0x5600000011f5 + 1, Frame{MapAddr: 0x11f6, Symbol: "main", Offset: 1, DSO: "/fix-stripped", DSOShort: "fix-stripped"}},
+		{"stripped plt from runtime file", 3, false, 0x560000001050, Frame{MapAddr: 0x1050, Symbol: "printf@plt", Offset: 0, DSO: "/fix-stripped", DSOShort: "fix-stripped"}},
+		{"jit", 4, false, 0x7f1000000110, Frame{MapAddr: 0x7f1000000110, Symbol: "jit_compiled_loop", Offset: 0x10, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map"}},
+		{"jit demangled", 4, false, 0x7f1000000201, Frame{MapAddr: 0x7f1000000201, Symbol: "jit::Engine::run", Offset: 1, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map"}},
+		{"jit gap", 4, false, 0x7f1000000180, Frame{MapAddr: 0x7f1000000180, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map", Reason: NoSymbols}},
+		{"missing file", 5, false, 0x600000001010, Frame{MapAddr: 0x1010, DSO: "/missing-binary", DSOShort: "missing-binary", Reason: NotFound}},
+		{"no map", 1, false, 0x1234, Frame{MapAddr: 0x1234, DSO: "[unknown]", DSOShort: "[unknown]", Reason: NoMap}},
+		{"kernel relocated", 1, true, 0xffffffff81200014, Frame{MapAddr: 0xffffffff81200014, Symbol: "entry_a", Offset: 4, DSO: "[kernel.kallsyms]", DSOShort: "[kernel.kallsyms]", Kernel: true}},
+		{"kernel weak vs local alias", 1, true, 0xffffffff81200041, Frame{MapAddr: 0xffffffff81200041, Symbol: "weak_b", Offset: 1, DSO: "[kernel.kallsyms]", DSOShort: "[kernel.kallsyms]", Kernel: true}},
+		{"kernel fewer underscores", 1, true, 0xffffffff81200080, Frame{MapAddr: 0xffffffff81200080, Symbol: "alias_c", Offset: 0, DSO: "[kernel.kallsyms]", DSOShort: "[kernel.kallsyms]", Kernel: true}},
+		{"kernel rodata skipped", 1, true, 0xffffffff812000c8, Frame{MapAddr: 0xffffffff812000c8, Symbol: "alias_c", Offset: 0x48, DSO: "[kernel.kallsyms]", DSOShort: "[kernel.kallsyms]", Kernel: true}},
+		{"kernel last symbol page", 1, true, 0xffffffff81201fff, Frame{MapAddr: 0xffffffff81201fff, Symbol: "last_text", Offset: 0x1eff, DSO: "[kernel.kallsyms]", DSOShort: "[kernel.kallsyms]", Kernel: true}},
+		{"kernel module", 1, true, 0xffffffffc0001084, Frame{MapAddr: 0xffffffffc0001084, Symbol: "mod_fn2", Offset: 4, DSO: "[fix_mod]", DSOShort: "[fix_mod]", Kernel: true}},
+		{"kernel no map", 1, true, 0xffffffff90000000, Frame{MapAddr: 0xffffffff90000000, DSO: "[unknown]", DSOShort: "[unknown]", Reason: NoMap}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			ip := []uint64{decode.ContextUser, tt.addr}
+			mode := decode.CPUModeUser
+			if tt.kernel {
+				ip[0] = decode.ContextKernel
+				mode = decode.CPUModeKernel
+			}
+			smp := &decode.Sample{
+				RecordCommon: decode.RecordCommon{PID: tt.pid, TID: tt.pid, Misc: uint16(mode)},
+				IP:           tt.addr, Callchain: ip, Period: 1,
+			}
+			var ev Event
+			s.Resolve(&stitch.Sample{Sample: smp}, &ev)
+			if len(ev.Frames) != 1 {
+				t.Fatalf("%d frames, want 1", len(ev.Frames))
+			}
+			want := tt.want
+			want.Addr = tt.addr
+			if have := ev.Frames[0]; have != want {
+				t.Errorf("\n\thave %+v\n\twant %+v", have, want)
+			}
+		})
+	}
+}

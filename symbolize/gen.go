@@ -1,0 +1,3 @@
+package symbolize
+
+//go:generate sh -c "cd testdata && sh gen.sh"
