@@ -1,0 +1,211 @@
+package encode
+
+import (
+	"bytes"
+	"encoding/binary"
+	"maps"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+)
+
+// decoded is a whole file read in file order.
+type decoded struct {
+	f    *decode.File
+	recs []decode.Record
+}
+
+// decodeFile reads every record of the file at path (cloned) in file order.
+func decodeFile(tb testing.TB, path string) decoded {
+	tb.Helper()
+	f, err := decode.Open(path)
+	if err != nil {
+		tb.Fatalf("decode.Open(%s): %v", path, err)
+	}
+	tb.Cleanup(func() { f.Close() })
+	return decodeAll(tb, f)
+}
+
+// decodeBytes reads every record of data in file order.
+func decodeBytes(tb testing.TB, data []byte) decoded {
+	tb.Helper()
+	f, err := decode.NewFile(bytes.NewReader(data))
+	if err != nil {
+		tb.Fatalf("decode.NewFile: %v", err)
+	}
+	return decodeAll(tb, f)
+}
+
+func decodeAll(tb testing.TB, f *decode.File) decoded {
+	tb.Helper()
+	rs := f.Records(decode.FileOrder)
+	var recs []decode.Record
+	for rs.Next() {
+		recs = append(recs, rs.Record().Clone())
+	}
+	if err := rs.Err(); err != nil {
+		tb.Fatalf("records: %v (after %d)", err, len(recs))
+	}
+	if w := rs.Stats().Warnings; len(w) > 0 {
+		tb.Errorf("decode warnings: %v", w)
+	}
+	return decoded{f: f, recs: recs}
+}
+
+// dataRecords returns the records a Writer writes itself or drops
+// filtered out (HEADER_ATTR, HEADER_FEATURE, COMPRESSED containers), in a
+// form comparable across files: no offsets or sizes, the attr reduced to
+// its index.
+func dataRecords(recs []decode.Record) []decode.Record {
+	var out []decode.Record
+	for _, r := range recs {
+		switch r.(type) {
+		case *decode.HeaderAttr, *decode.HeaderFeature, *decode.Compressed:
+			continue
+		}
+		r = r.Clone()
+		c := r.Common()
+		c.Offset, c.InnerOffset, c.Size = 0, 0, 0
+		if c.Attr != nil {
+			c.Attr = &decode.EventAttr{Index: c.Attr.Index}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// encodeFile writes recs with attrs and meta into a perf.data image.
+func encodeFile(tb testing.TB, opts Options, recs []decode.Record) []byte {
+	tb.Helper()
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, opts)
+	if err != nil {
+		tb.Fatalf("NewWriter: %v", err)
+	}
+	for _, r := range recs {
+		if err := w.WriteRecord(r); err != nil {
+			tb.Fatalf("WriteRecord(%v at %#x): %v", r.Type(), r.Common().Offset, err)
+		}
+	}
+	if err := w.Close(); err != nil {
+		tb.Fatalf("Close: %v", err)
+	}
+	return buf.Bytes()
+}
+
+// attrsForCompare strips what differs legitimately between an attr read
+// from a file and the same attr written again.
+var attrOpts = cmp.Options{
+	cmpopts.IgnoreFields(decode.EventAttr{}, "Index"),
+	cmpopts.EquateEmpty(),
+}
+
+var recordOpts = cmp.Options{
+	cmpopts.EquateEmpty(),
+}
+
+// variants are the ways a recording is re-encoded.
+var variants = []struct {
+	name string
+	opts Options
+}{
+	{"file-le", Options{}},
+	{"file-be", Options{ByteOrder: binary.BigEndian}},
+	{"pipe-le", Options{Pipe: true}},
+	{"pipe-be", Options{Pipe: true, ByteOrder: binary.BigEndian}},
+	{"file-z81", Options{Compress: decode.RecordTypeCompressed}},
+	{"file-z83-be", Options{Compress: decode.RecordTypeCompressed2, ByteOrder: binary.BigEndian}},
+	{"pipe-z81", Options{Pipe: true, Compress: decode.RecordTypeCompressed}},
+}
+
+// checkRoundTrip re-encodes d in every variant and checks that the new
+// file decodes to the same attrs, meta and records.
+func checkRoundTrip(t *testing.T, d decoded) {
+	want := dataRecords(d.recs)
+	for _, v := range variants {
+		t.Run(v.name, func(t *testing.T) {
+			opts := v.opts
+			opts.Attrs = d.f.Attrs
+			opts.Meta = &d.f.Meta
+			img := encodeFile(t, opts, d.recs)
+			got := decodeBytes(t, img)
+			if diff := cmp.Diff(d.f.Attrs, got.f.Attrs, attrOpts); diff != "" {
+				t.Errorf("attrs differ (-orig +re-encoded):\n%s", diff)
+			}
+			checkMeta(t, &d.f.Meta, &got.f.Meta, opts)
+			if diff := cmp.Diff(want, dataRecords(got.recs), recordOpts); diff != "" {
+				t.Errorf("records differ (-orig +re-encoded):\n%s", diff)
+			}
+		})
+	}
+}
+
+// checkMeta compares the feature data of two files; the COMPRESSED feature
+// may be added by the writer.
+func checkMeta(t *testing.T, want, got *decode.Meta, opts Options) {
+	t.Helper()
+	w, g := dropEndMarker(*want), dropEndMarker(*got)
+	if opts.Compress != 0 && w.Compressed == nil {
+		g.Compressed = nil
+		g.Features = removeFeature(g.Features, decode.FeatureCompressed)
+	}
+	if diff := cmp.Diff(w, g, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(decode.Meta{}, "Errors"),
+		cmpopts.IgnoreFields(decode.EventAttr{}, "Index")); diff != "" {
+		t.Errorf("meta differs (-orig +re-encoded):\n%s", diff)
+	}
+}
+
+// dropEndMarker removes the pipe-mode end-of-features marker (an empty
+// feature 32) that the decoder keeps as a raw feature of pipe files.
+func dropEndMarker(m decode.Meta) decode.Meta {
+	if raw, ok := m.Raw[DefaultFeatureEnd]; ok && len(raw) == 0 {
+		m.Raw = maps.Clone(m.Raw)
+		delete(m.Raw, DefaultFeatureEnd)
+		m.Features = removeFeature(m.Features, DefaultFeatureEnd)
+	}
+	return m
+}
+
+func removeFeature(fs []decode.Feature, f decode.Feature) []decode.Feature {
+	var out []decode.Feature
+	for _, x := range fs {
+		if x != f {
+			out = append(out, x)
+		}
+	}
+	return out
+}
+
+// testdataCases are the recordings of testdata/ (see its README).
+var testdataCases = []string{"fp", "pipe", "zstd", "two-events"}
+
+func TestRoundTripTestdata(t *testing.T) {
+	for _, c := range testdataCases {
+		t.Run(c, func(t *testing.T) {
+			checkRoundTrip(t, decodeFile(t, testfixture.Testdata(t, c, "perf.data")))
+		})
+	}
+}
+
+func TestRoundTripCorpus(t *testing.T) {
+	for _, c := range testfixture.Corpus(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			checkRoundTrip(t, decodeFile(t, c.Data))
+		})
+	}
+}
+
+func writeTemp(tb testing.TB, img []byte) string {
+	tb.Helper()
+	p := filepath.Join(tb.TempDir(), "perf.data")
+	if err := os.WriteFile(p, img, 0o600); err != nil {
+		tb.Fatal(err)
+	}
+	return p
+}
