@@ -94,18 +94,44 @@ func diffCounts(want, got map[string]uint64) []string {
 	return d
 }
 
+// recording is one real perf.data with perf's goldens next to it.
+type recording struct{ Name, Dir string }
+
+func (r recording) Data() string              { return filepath.Join(r.Dir, "perf.data") }
+func (r recording) Golden(name string) string { return filepath.Join(r.Dir, name) }
+
+// recordings returns the small recordings of testdata/ (always there) and
+// the corpus cases of ../shared (when present).
+func recordings(t *testing.T) []recording {
+	t.Helper()
+	var out []recording
+	ents, _ := os.ReadDir(testfixture.Testdata(t))
+	for _, e := range ents {
+		dir := testfixture.Testdata(t, e.Name())
+		if _, err := os.Stat(filepath.Join(dir, "perf.data")); err == nil {
+			out = append(out, recording{"testdata/" + e.Name(), dir})
+		}
+	}
+	if _, err := os.Stat(filepath.Join(testfixture.ModuleRoot(t), "..", "shared", "corpus")); err == nil {
+		for _, c := range testfixture.Corpus(t) {
+			out = append(out, recording{"corpus/" + c.Name, c.Dir})
+		}
+	}
+	return out
+}
+
 // TestCorpusStats checks that the record counts per type equal perf report
-// --stats for every corpus recording, in both orders, and that time order
-// delivers every record.
+// --stats for every recording of testdata/ and the corpus, in both orders,
+// and that every record read is delivered.
 func TestCorpusStats(t *testing.T) {
-	for _, c := range testfixture.Corpus(t) {
+	for _, c := range recordings(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			want, ok := perfStats(t, c.Golden("stats.txt"))
 			if !ok {
 				t.Skip("no stats.txt")
 			}
 			for _, order := range []decode.Order{decode.FileOrder, decode.TimeOrder} {
-				got, delivered, st, err := decodeCounts(t, c.Data, order)
+				got, delivered, st, err := decodeCounts(t, c.Data(), order)
 				if err != nil {
 					t.Fatalf("order %d: %v", order, err)
 				}

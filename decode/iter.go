@@ -34,7 +34,6 @@ type Records struct {
 	q          recHeap
 	ready      []Record
 	readyHead  int
-	round      Record // FINISHED_ROUND to deliver after the records it released
 	eof        bool
 	pendingErr error
 	nextFlush  uint64
@@ -221,10 +220,6 @@ func (rs *Records) nextTimed() bool {
 			return true
 		}
 		rs.ready, rs.readyHead = rs.ready[:0], 0
-		if rs.round != nil {
-			rs.rec, rs.round = rs.round, nil
-			return true
-		}
 		if rs.eof {
 			if rs.q.len() > 0 {
 				rs.flush(^uint64(0))
@@ -258,12 +253,12 @@ func (rs *Records) nextTimed() bool {
 			continue
 		}
 		if t == RecordTypeFinishedRound {
+			// Delivered at once, like every perf-tool record; the records
+			// it releases follow (the order perf script -D prints).
 			if rs.q.len() > 0 {
 				rs.flush(rs.nextFlush)
 				rs.nextFlush = rs.maxTime
 			}
-			rs.round = r
-			continue
 		}
 		rs.rec = r
 		return true

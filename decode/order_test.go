@@ -8,7 +8,6 @@ import (
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
-	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
 
 // scriptHeaderRE matches a sample line of perf script -F
@@ -19,7 +18,7 @@ var scriptHeaderRE = regexp.MustCompile(`^\s*\S.*?\s+(\d+)/(\d+)\s+(?:\[(\d+)\]\
 // order perf script prints them, with the same pid/tid, cpu, time, period
 // and event name.
 func TestCorpusSampleOrder(t *testing.T) {
-	for _, c := range testfixture.Corpus(t) {
+	for _, c := range recordings(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			fh, err := os.Open(c.Golden("script-F.txt"))
 			if err != nil {
@@ -39,7 +38,7 @@ func TestCorpusSampleOrder(t *testing.T) {
 				}
 				want = append(want, fmt.Sprintf("%s/%s [%s] %s %s %s", m[1], m[2], cpu, m[4], m[5], m[6]))
 			}
-			f, err := decode.Open(c.Data)
+			f, err := decode.Open(c.Data())
 			if err != nil {
 				t.Fatal(err)
 			}
