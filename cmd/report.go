@@ -1,18 +1,184 @@
 package cmd
 
 import (
-	"errors"
+	"context"
+	"fmt"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/output"
 )
 
 // ReportOptions are the options of perfstitch report.
-type ReportOptions struct{}
+type ReportOptions struct {
+	Common CommonOptions
+
+	// Format is the output format; FormatSet says --format (or --stdio)
+	// was given. Without it the format is a table on a terminal and
+	// perf's --stdio text otherwise.
+	Format    output.TableFormat
+	FormatSet bool
+
+	Sort         []output.SortKey
+	Children     bool
+	CallGraph    output.CallGraphMode
+	GraphLimit   float64
+	Order        output.CallOrder
+	PercentLimit float64
+}
 
 // NewCmdReport builds the report command; runF replaces the run function in tests.
 func NewCmdReport(f *Factory, runF func(*ReportOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:  "report",
-		RunE: func(*cobra.Command, []string) error { return errors.New("report: not implemented yet") },
+	opts := &ReportOptions{
+		Common:     CommonOptions{IO: f.IO, Getenv: f.Getenv},
+		Children:   true,
+		GraphLimit: 0.5,
 	}
+	var (
+		sortKeys  string
+		callGraph string
+		inverted  bool
+		stdio     bool
+		noChild   bool
+		pctLimit  string
+	)
+	cmd := &cobra.Command{
+		Use:   "report [flags] [perf.data]",
+		Short: "Summarize samples by command, DSO and symbol, like perf report",
+		Long: `Aggregate the stitched, symbolized samples of a recording into perf report's
+histogram: one row per distinct combination of the sort keys, weighted by
+sample period, with the call graph under each row.
+
+--format table (the default on a terminal) draws a table; --format perf (the
+default otherwise, also --stdio) prints the text of perf report --stdio; --format
+json gives the rows and call graphs as data.`,
+		Example: `  perfstitch report -i perf.data
+  perfstitch report --no-children --sort comm,dso,sym --format perf
+  perfstitch report -g folded --percent-limit 2`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := opts.Common.setInput(args); err != nil {
+				return err
+			}
+			keys, err := output.ParseSortKeys(sortKeys)
+			if err != nil {
+				return FlagErrorf("--sort: %w", err)
+			}
+			opts.Sort = keys
+			if err := parseCallGraph(callGraph, opts); err != nil {
+				return FlagErrorf("--call-graph: %w", err)
+			}
+			if inverted {
+				opts.Order = output.OrderCaller
+			}
+			if noChild {
+				opts.Children = false
+			}
+			if pctLimit != "" {
+				v, err := strconv.ParseFloat(strings.TrimSuffix(pctLimit, "%"), 64)
+				if err != nil || v < 0 || v > 100 {
+					return FlagErrorf("--percent-limit: %q is not a percentage", pctLimit)
+				}
+				// perf applies the limit to rows and call graphs alike.
+				opts.PercentLimit, opts.GraphLimit = v, v
+			}
+			opts.FormatSet = c.Flags().Changed("format")
+			if stdio {
+				if opts.FormatSet && opts.Format != output.TablePerf {
+					return FlagErrorf("--stdio conflicts with --format %s", opts.Format)
+				}
+				opts.Format, opts.FormatSet = output.TablePerf, true
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return reportRun(c.Context(), opts)
+		},
+	}
+	addCommonFlags(cmd, &opts.Common)
+	fs := cmd.Flags()
+	fs.Var(&opts.Format, "format", "output format: table, perf or json")
+	enumFlag(cmd, "format", output.TableFormatNames())
+	fs.BoolVar(&stdio, "stdio", false, "same as --format perf")
+	fs.StringVarP(&sortKeys, "sort", "s", "comm,dso,sym", "sort keys, comma-separated: comm, pid, dso, sym")
+	fs.BoolVar(&opts.Children, "children", true, "accumulate callees' weight into their callers (needs callchains)")
+	fs.BoolVar(&noChild, "no-children", false, "show self weight only")
+	fs.StringVarP(&callGraph, "call-graph", "g", "graph,0.5", "call graphs: `mode[,threshold[,order]]`: mode graph, fractal, flat, folded or none; threshold in percent; order caller or callee")
+	fs.BoolVarP(&inverted, "inverted", "G", false, "print call graphs in caller order")
+	fs.StringVar(&pctLimit, "percent-limit", "", "hide rows (and call-graph branches) below this `percent`")
+	return cmd
+}
+
+// parseCallGraph parses perf's -g value: mode[,threshold[,order]] (the
+// parts may also come alone: "caller", "0.5").
+func parseCallGraph(s string, opts *ReportOptions) error {
+	for _, part := range strings.Split(s, ",") {
+		part = strings.TrimSpace(part)
+		switch part {
+		case "":
+			continue
+		case "caller":
+			opts.Order = output.OrderCaller
+			continue
+		case "callee":
+			opts.Order = output.OrderCallee
+			continue
+		}
+		if v, err := strconv.ParseFloat(part, 64); err == nil {
+			if v < 0 || v > 100 {
+				return fmt.Errorf("threshold %v out of range", v)
+			}
+			opts.GraphLimit = v
+			continue
+		}
+		m, err := output.ParseCallGraphMode(part)
+		if err != nil {
+			return err
+		}
+		opts.CallGraph = m
+	}
+	return nil
+}
+
+// reportRun runs the pipeline into a report and prints it.
+func reportRun(ctx context.Context, opts *ReportOptions) error {
+	p, err := openPipeline(ctx, &opts.Common)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	format := opts.Format
+	if !opts.FormatSet {
+		format = output.TablePerf
+		if opts.Common.IO.OutIsTerminal {
+			format = output.TableText
+		}
+	}
+	rep := output.NewReport(output.ReportOptions{
+		Sort:           opts.Sort,
+		Children:       opts.Children,
+		CallGraph:      opts.CallGraph,
+		CallGraphLimit: opts.GraphLimit,
+		Order:          opts.Order,
+		PercentLimit:   opts.PercentLimit,
+		Pipe:           p.File().Header.Pipe,
+	})
+	p.ShowRecords(decode.RecordTypeMmap, decode.RecordTypeMmap2, decode.RecordTypeLostSamples)
+	for p.Next() {
+		if ev := p.Event(); ev != nil {
+			err = rep.Add(ev)
+		} else {
+			err = rep.AddRecord(p.Record())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	return rep.Write(opts.Common.IO.Out, format)
 }

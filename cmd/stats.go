@@ -1,18 +1,82 @@
 package cmd
 
 import (
-	"errors"
+	"context"
 
 	"github.com/spf13/cobra"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/output"
 )
 
 // StatsOptions are the options of perfstitch stats.
-type StatsOptions struct{}
+type StatsOptions struct {
+	Common CommonOptions
+	// Format is the output format: a table (default), perf's
+	// `perf report --stats` text, or JSON.
+	Format output.TableFormat
+}
 
 // NewCmdStats builds the stats command; runF replaces the run function in tests.
 func NewCmdStats(f *Factory, runF func(*StatsOptions) error) *cobra.Command {
-	return &cobra.Command{
-		Use:  "stats",
-		RunE: func(*cobra.Command, []string) error { return errors.New("stats: not implemented yet") },
+	opts := &StatsOptions{Common: CommonOptions{IO: f.IO, Getenv: f.Getenv}}
+	cmd := &cobra.Command{
+		Use:   "stats [flags] [perf.data]",
+		Short: "Say whether a profile can be trusted: records, losses, stitching, symbols",
+		Long: `Read a recording through the whole pipeline and report what it contains and
+how well it was processed: the recording's header and events, the number of
+records of each type (the numbers of perf report --stats), lost samples and
+throttling, the deferred-callchain stitching counters, and how many frames
+and how much sample weight resolved to symbols, with the DSOs that lost the
+most weight ranked first (so you know which binary to supply with --symfs).
+
+--format perf prints exactly what perf report --stats prints.`,
+		Example: `  perfstitch stats -i perf.data --symfs ./symfs
+  perfstitch stats --format json perf.data`,
+		Args: cobra.MaximumNArgs(1),
+		RunE: func(c *cobra.Command, args []string) error {
+			if err := opts.Common.setInput(args); err != nil {
+				return err
+			}
+			if runF != nil {
+				return runF(opts)
+			}
+			return statsRun(c.Context(), opts)
+		},
 	}
+	addCommonFlags(cmd, &opts.Common)
+	cmd.Flags().Var(&opts.Format, "format", "output format: table, perf or json")
+	enumFlag(cmd, "format", output.TableFormatNames())
+	return cmd
+}
+
+// statsRun runs the pipeline and prints the stats.
+func statsRun(ctx context.Context, opts *StatsOptions) error {
+	p, err := openPipeline(ctx, &opts.Common)
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+	col := output.NewStatsCollector()
+	p.ShowRecords(decode.RecordTypeLost, decode.RecordTypeLostSamples, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle)
+	for p.Next() {
+		if ev := p.Event(); ev != nil {
+			err = col.Add(ev)
+		} else {
+			err = col.AddRecord(p.Record())
+		}
+		if err != nil {
+			return err
+		}
+	}
+	if err := p.Err(); err != nil {
+		return err
+	}
+	st := col.Stats(output.StatsInput{
+		File:        p.File(),
+		Records:     p.DecodeStats(),
+		Stitch:      p.StitchStats(),
+		Diagnostics: p.Symbolizer().Diagnostics(),
+	})
+	return st.Write(opts.Common.IO.Out, opts.Format)
 }

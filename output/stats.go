@@ -1,0 +1,580 @@
+package output
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/stitch"
+	"github.com/perfstitch/perfstitch/symbolize"
+)
+
+// StatsCollector gathers what perfstitch stats reports from the pipeline:
+// samples per event, lost and throttle records, and how well frames
+// resolved. It implements [RecordSink]; feed it every sample and the LOST,
+// LOST_SAMPLES, THROTTLE and UNTHROTTLE records, then call [StatsCollector.Stats].
+type StatsCollector struct {
+	events map[*decode.EventAttr]*eventCounts
+
+	lostRecords, lostEvents uint64
+	throttle, unthrottle    uint64
+	firstTime, lastTime     uint64
+
+	samples, weight, ipResolved, weightResolved uint64
+	frames, framesResolved                      uint64
+	states                                      [4]uint64
+}
+
+type eventCounts struct {
+	samples, period, lostSamples uint64
+}
+
+// NewStatsCollector returns an empty collector.
+func NewStatsCollector() *StatsCollector {
+	return &StatsCollector{events: make(map[*decode.EventAttr]*eventCounts)}
+}
+
+func (c *StatsCollector) event(a *decode.EventAttr) *eventCounts {
+	e := c.events[a]
+	if e == nil {
+		e = &eventCounts{}
+		c.events[a] = e
+	}
+	return e
+}
+
+// Add counts one sample.
+func (c *StatsCollector) Add(ev *symbolize.Event) error {
+	if ev == nil || ev.Sample == nil || ev.Sample.Sample == nil {
+		return nil
+	}
+	s := ev.Sample.Sample
+	period := samplePeriod(s)
+	e := c.event(s.Attr)
+	e.samples++
+	e.period += period
+	if s.HasTime() {
+		if c.firstTime == 0 || s.Time < c.firstTime {
+			c.firstTime = s.Time
+		}
+		c.lastTime = max(c.lastTime, s.Time)
+	}
+	c.samples++
+	c.weight += period
+	if ev.IP.Reason == symbolize.Resolved {
+		c.ipResolved++
+		c.weightResolved += period
+	}
+	for i := range ev.Frames {
+		if ev.Frames[i].Cookie {
+			continue
+		}
+		c.frames++
+		if ev.Frames[i].Reason == symbolize.Resolved {
+			c.framesResolved++
+		}
+	}
+	if int(ev.Sample.State) < len(c.states) {
+		c.states[ev.Sample.State]++
+	}
+	return nil
+}
+
+// AddRecord counts lost and throttle records.
+func (c *StatsCollector) AddRecord(rec *Record) error {
+	switch x := rec.Record.(type) {
+	case *decode.Lost:
+		c.lostRecords++
+		c.lostEvents += x.Lost
+	case *decode.LostSamples:
+		c.event(x.Attr).lostSamples += x.Lost
+	case *decode.Throttle:
+		if x.Unthrottle {
+			c.unthrottle++
+		} else {
+			c.throttle++
+		}
+	}
+	return nil
+}
+
+// Flush does nothing; see [StatsCollector.Stats].
+func (c *StatsCollector) Flush() error { return nil }
+
+// Stats is everything perfstitch stats prints.
+type Stats struct {
+	Header  StatsHeader     `json:"header"`
+	Events  []StatsEvent    `json:"events"`
+	Records []RecordCount   `json:"records"`
+	Lost    StatsLost       `json:"lost"`
+	Stitch  *StatsStitch    `json:"stitch,omitempty"`
+	Symbols StatsSymbolized `json:"symbolization"`
+}
+
+// StatsHeader is what the file says about the recording.
+type StatsHeader struct {
+	Hostname    string   `json:"hostname,omitempty"`
+	OSRelease   string   `json:"os_release,omitempty"`
+	PerfVersion string   `json:"perf_version,omitempty"`
+	Arch        string   `json:"arch,omitempty"`
+	NrCPUs      uint32   `json:"nr_cpus_online,omitempty"`
+	NrCPUsAvail uint32   `json:"nr_cpus_available,omitempty"`
+	Cmdline     []string `json:"cmdline,omitempty"`
+	Pipe        bool     `json:"pipe_mode"`
+	// FirstSample and LastSample are perf clock nanoseconds.
+	FirstSample uint64 `json:"first_sample_ns"`
+	LastSample  uint64 `json:"last_sample_ns"`
+	// DeferredABI is "none", "seed" (patch series without cookies) or
+	// "cookie" (Linux/perf 6.19).
+	DeferredABI string `json:"deferred_abi"`
+}
+
+// StatsEvent is one event (attr) and its sample counts.
+type StatsEvent struct {
+	Name        string `json:"name"`
+	Type        uint32 `json:"type"`
+	Config      uint64 `json:"config"`
+	SampleType  string `json:"sample_type"`
+	Freq        bool   `json:"freq"`
+	Period      uint64 `json:"sample_period_or_freq"`
+	Callchain   string `json:"callchain"`
+	Defer       string `json:"defer,omitempty"`
+	Samples     uint64 `json:"samples"`
+	EventCount  uint64 `json:"event_count"`
+	LostSamples uint64 `json:"lost_samples"`
+}
+
+// RecordCount is the number of records of one type.
+type RecordCount struct {
+	Type  string `json:"type"`
+	Count uint64 `json:"count"`
+}
+
+// StatsLost counts what the kernel could not deliver.
+type StatsLost struct {
+	LostRecords uint64 `json:"lost_records"`
+	LostEvents  uint64 `json:"lost_events"`
+	LostSamples uint64 `json:"lost_samples"`
+	Throttle    uint64 `json:"throttle"`
+	Unthrottle  uint64 `json:"unthrottle"`
+}
+
+// StatsStitch summarises the stitcher's counters.
+type StatsStitch struct {
+	Samples          uint64            `json:"samples"`
+	NotDeferred      uint64            `json:"not_deferred"`
+	Deferred         uint64            `json:"deferred"`
+	Stitched         uint64            `json:"stitched"`
+	CookieMismatch   uint64            `json:"cookie_mismatch"`
+	NoRecord         uint64            `json:"no_record"`
+	NoRecordAtExit   uint64            `json:"no_record_at_exit"`
+	NoRecordAtEnd    uint64            `json:"no_record_at_end"`
+	NoRecordCap      uint64            `json:"no_record_cap"`
+	RecordsSeed      uint64            `json:"records_seed_abi"`
+	RecordsCookie    uint64            `json:"records_cookie_abi"`
+	Duplicate        uint64            `json:"duplicate_records"`
+	Orphan           uint64            `json:"orphan_records"`
+	UnknownTID       uint64            `json:"unknown_tid_records"`
+	PerRecordMin     uint64            `json:"samples_per_record_min"`
+	PerRecordMean    float64           `json:"samples_per_record_mean"`
+	PerRecordMax     uint64            `json:"samples_per_record_max"`
+	PerRecordBuckets []HistogramBucket `json:"samples_per_record_histogram"`
+	PendingHighWater int               `json:"pending_high_water"`
+}
+
+// HistogramBucket is one bucket of the samples-per-record histogram.
+type HistogramBucket struct {
+	Range string `json:"range"`
+	Count uint64 `json:"count"`
+}
+
+// StatsSymbolized says how well the profile resolved.
+type StatsSymbolized struct {
+	Frames         uint64 `json:"frames"`
+	FramesResolved uint64 `json:"frames_resolved"`
+	// Samples and Weight count sample IPs; *Resolved those with a symbol.
+	Samples        uint64 `json:"samples"`
+	SamplesResolve uint64 `json:"samples_resolved"`
+	Weight         uint64 `json:"weight"`
+	WeightResolved uint64 `json:"weight_resolved"`
+	// DSOs with unresolved frames, the heaviest unresolved weight first.
+	DSOs []DSOQuality `json:"dsos"`
+}
+
+// DSOQuality is one DSO's share of unresolved frames.
+type DSOQuality struct {
+	DSO              string `json:"dso"`
+	Reason           string `json:"reason"`
+	Path             string `json:"path,omitempty"`
+	BuildID          string `json:"build_id,omitempty"`
+	Frames           uint64 `json:"frames"`
+	Unresolved       uint64 `json:"unresolved_frames"`
+	UnresolvedWeight uint64 `json:"unresolved_weight"`
+}
+
+// StatsInput is what the pipeline knows at the end besides the samples.
+type StatsInput struct {
+	File        *decode.File
+	Records     *decode.Stats
+	Stitch      *stitch.Stats // nil if unknown
+	Diagnostics []symbolize.DSODiagnostic
+}
+
+var sampleFormatNames = []string{"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
+	"STREAM_ID", "RAW", "BRANCH_STACK", "REGS_USER", "STACK_USER", "WEIGHT", "DATA_SRC", "IDENTIFIER",
+	"TRANSACTION", "REGS_INTR", "PHYS_ADDR", "AUX", "CGROUP", "DATA_PAGE_SIZE", "CODE_PAGE_SIZE", "WEIGHT_STRUCT"}
+
+func sampleFormatString(f decode.SampleFormat) string {
+	var parts []string
+	for i, n := range sampleFormatNames {
+		if f&(1<<i) != 0 {
+			parts = append(parts, n)
+		}
+	}
+	if f >= decode.SampleFormatMax {
+		parts = append(parts, fmt.Sprintf("0x%x", uint64(f&^(decode.SampleFormatMax-1))))
+	}
+	return strings.Join(parts, "|")
+}
+
+// Stats combines the collected counts with the pipeline's.
+func (c *StatsCollector) Stats(in StatsInput) *Stats {
+	st := &Stats{Events: []StatsEvent{}, Records: []RecordCount{}}
+	h := &st.Header
+	h.FirstSample, h.LastSample = c.firstTime, c.lastTime
+	h.DeferredABI = "none"
+	var attrs []*decode.EventAttr
+	if f := in.File; f != nil {
+		m := &f.Meta
+		h.Hostname, h.OSRelease, h.PerfVersion, h.Arch = m.Hostname, m.OSRelease, m.Version, m.Arch
+		h.NrCPUs, h.NrCPUsAvail, h.Cmdline = m.NrCPUsOnline, m.NrCPUsAvail, m.Cmdline
+		h.Pipe = f.Header.Pipe
+		if m.SampleTime != nil && m.SampleTime.Last != 0 {
+			h.FirstSample, h.LastSample = m.SampleTime.First, m.SampleTime.Last
+		}
+		attrs = f.Attrs
+	}
+	for a := range c.events {
+		if a != nil && !containsAttr(attrs, a) {
+			attrs = append(attrs, a)
+		}
+	}
+	sort.SliceStable(attrs, func(i, j int) bool { return attrs[i].Index < attrs[j].Index })
+	for _, a := range attrs {
+		e := c.events[a]
+		if e == nil {
+			e = &eventCounts{}
+		}
+		se := StatsEvent{
+			Name: a.Name, Type: uint32(a.Type), Config: a.Config, SampleType: sampleFormatString(a.SampleType),
+			Freq: a.Freq(), Period: a.SamplePeriod, Callchain: "no",
+			Samples: e.samples, EventCount: e.period, LostSamples: e.lostSamples,
+		}
+		if a.SampleType&decode.SampleCallchain != 0 {
+			se.Callchain = "yes"
+			if a.Flags&decode.AttrExcludeCallchainUser != 0 {
+				se.Callchain = "kernel only"
+			} else if a.Flags&decode.AttrExcludeCallchainKernel != 0 {
+				se.Callchain = "user only"
+			}
+		}
+		var d []string
+		if a.DeferCallchain() {
+			d = append(d, "defer_callchain")
+		}
+		if a.DeferOutput() {
+			d = append(d, "defer_output")
+		}
+		se.Defer = strings.Join(d, ",")
+		st.Events = append(st.Events, se)
+		st.Lost.LostSamples += e.lostSamples
+	}
+	if in.Records != nil {
+		var types []decode.RecordType
+		for t := range in.Records.Counts {
+			types = append(types, t)
+		}
+		sort.Slice(types, func(i, j int) bool { return types[i] < types[j] })
+		for _, t := range types {
+			if n := in.Records.Counts[t]; n > 0 {
+				st.Records = append(st.Records, RecordCount{Type: t.String(), Count: n})
+			}
+		}
+	}
+	st.Lost.LostRecords, st.Lost.LostEvents = c.lostRecords, c.lostEvents
+	st.Lost.Throttle, st.Lost.Unthrottle = c.throttle, c.unthrottle
+	if s := in.Stitch; s != nil {
+		hs := s.SamplesPerRecord
+		ss := &StatsStitch{
+			Samples:          s.Total(),
+			NotDeferred:      s.Count(stitch.NotDeferred),
+			Deferred:         s.Deferred(),
+			Stitched:         s.Count(stitch.Stitched),
+			CookieMismatch:   s.Count(stitch.CookieMismatch),
+			NoRecord:         s.Count(stitch.NoRecord),
+			NoRecordAtExit:   s.NoRecordAtExit,
+			NoRecordAtEnd:    s.NoRecordAtEnd,
+			NoRecordCap:      s.NoRecordCap,
+			RecordsSeed:      s.Records[decode.DeferredSeed],
+			RecordsCookie:    s.Records[decode.DeferredCookie],
+			Duplicate:        s.DuplicateRecords,
+			Orphan:           s.OrphanRecords,
+			UnknownTID:       s.UnknownTIDRecords,
+			PerRecordMin:     hs.Min,
+			PerRecordMax:     hs.Max,
+			PendingHighWater: s.PendingHighWater,
+		}
+		if hs.N > 0 {
+			ss.PerRecordMean = float64(hs.Sum) / float64(hs.N)
+		}
+		for i, n := range hs.Buckets {
+			ss.PerRecordBuckets = append(ss.PerRecordBuckets, HistogramBucket{Range: bucketRange(i), Count: n})
+		}
+		st.Stitch = ss
+		switch {
+		case ss.RecordsCookie > 0:
+			h.DeferredABI = "cookie"
+		case ss.RecordsSeed > 0:
+			h.DeferredABI = "seed"
+		}
+	}
+	if h.DeferredABI == "none" {
+		for _, a := range attrs {
+			if a.DeferCallchain() {
+				h.DeferredABI = "seed"
+				if a.DeferOutput() {
+					h.DeferredABI = "cookie"
+				}
+			}
+		}
+	}
+	sym := &st.Symbols
+	sym.Frames, sym.FramesResolved = c.frames, c.framesResolved
+	sym.Samples, sym.SamplesResolve = c.samples, c.ipResolved
+	sym.Weight, sym.WeightResolved = c.weight, c.weightResolved
+	sym.DSOs = []DSOQuality{}
+	for _, d := range in.Diagnostics {
+		if d.Unresolved == 0 {
+			continue
+		}
+		sym.DSOs = append(sym.DSOs, DSOQuality{
+			DSO: d.DSO, Reason: reasonText(d), Path: d.Path, BuildID: d.BuildID,
+			Frames: d.Frames, Unresolved: d.Unresolved, UnresolvedWeight: d.UnresolvedWeight,
+		})
+	}
+	sort.SliceStable(sym.DSOs, func(i, j int) bool {
+		a, b := sym.DSOs[i], sym.DSOs[j]
+		if a.UnresolvedWeight != b.UnresolvedWeight {
+			return a.UnresolvedWeight > b.UnresolvedWeight
+		}
+		return a.Unresolved > b.Unresolved
+	})
+	return st
+}
+
+// reasonText says why a DSO's frames stayed unresolved.
+func reasonText(d symbolize.DSODiagnostic) string {
+	if d.Reason == symbolize.Resolved {
+		return "no symbol covers some addresses (stripped?)"
+	}
+	return d.Reason.String()
+}
+
+func containsAttr(attrs []*decode.EventAttr, a *decode.EventAttr) bool {
+	for _, x := range attrs {
+		if x == a {
+			return true
+		}
+	}
+	return false
+}
+
+// bucketRange names bucket i of a stitch.Histogram: 1, 2, 3-4, 5-8, ...
+func bucketRange(i int) string {
+	switch {
+	case i == 0:
+		return "1"
+	case i == 1:
+		return "2"
+	case i == stitch.HistogramBuckets-1:
+		return strconv.Itoa(1<<(i-1)+1) + "+"
+	}
+	return strconv.Itoa(1<<(i-1)+1) + "-" + strconv.Itoa(1<<i)
+}
+
+// WritePerf prints the record counts as perf report --stats does:
+// "Aggregated stats:" with every record type seen, then the samples (and
+// lost samples) of each event.
+func (st *Stats) WritePerf(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	var total uint64
+	for _, r := range st.Records {
+		total += r.Count
+	}
+	bw.WriteString("\nAggregated stats:\n")
+	fmt.Fprintf(bw, "%16s events: %10d\n", "TOTAL", uint32(total))
+	for _, r := range st.Records {
+		if strings.HasPrefix(r.Type, "type ") {
+			continue // perf skips types it has no name for
+		}
+		fmt.Fprintf(bw, "%16s events: %10d  (%4.1f%%)\n", r.Type, uint32(r.Count), 100.0*float64(uint32(r.Count))/float64(uint32(total)))
+	}
+	for _, e := range st.Events {
+		if e.Samples == 0 && e.LostSamples == 0 {
+			continue
+		}
+		fmt.Fprintf(bw, "%s stats:\n", e.Name)
+		if e.Samples != 0 {
+			fmt.Fprintf(bw, "%16s events: %10d\n", "SAMPLE", uint32(e.Samples))
+		}
+		if e.LostSamples != 0 {
+			fmt.Fprintf(bw, "%16s events: %10d\n", "LOST_SAMPLES", uint32(e.LostSamples))
+		}
+	}
+	return bw.Flush()
+}
+
+// WriteJSON prints the stats as one indented JSON document.
+func (st *Stats) WriteJSON(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(st); err != nil {
+		return fmt.Errorf("stats json: %w", err)
+	}
+	return nil
+}
+
+// Write prints the stats in format f.
+func (st *Stats) Write(w io.Writer, f TableFormat) error {
+	switch f {
+	case TablePerf:
+		return st.WritePerf(w)
+	case TableJSON:
+		return st.WriteJSON(w)
+	}
+	return st.WriteTable(w)
+}
+
+func share(part, whole uint64) string {
+	return strconv.FormatFloat(percent(part, whole), 'f', 1, 64) + "%"
+}
+
+// WriteTable prints the stats as tablewriter tables, one per topic.
+func (st *Stats) WriteTable(w io.Writer) error {
+	bw := bufio.NewWriter(w)
+	section := func(title string) { fmt.Fprintf(bw, "\n%s\n", title) }
+	render := func(t interface{ Render() error }) error {
+		if err := t.Render(); err != nil {
+			return fmt.Errorf("stats table: %w", err)
+		}
+		return nil
+	}
+
+	h := st.Header
+	bw.WriteString("Recording\n")
+	t := newTable(bw, []string{"Field", "Value"})
+	abi := map[string]string{"none": "none (no deferred callchains)", "seed": "seed (records without cookie)", "cookie": "cookie (Linux/perf 6.19)"}[h.DeferredABI]
+	span := "-"
+	if h.LastSample > h.FirstSample {
+		span = fmt.Sprintf("%.6f s (%.6f to %.6f)", float64(h.LastSample-h.FirstSample)/1e9, float64(h.FirstSample)/1e9, float64(h.LastSample)/1e9)
+	}
+	mode := "file"
+	if h.Pipe {
+		mode = "pipe"
+	}
+	for _, kv := range [][2]string{
+		{"hostname", h.Hostname}, {"os release", h.OSRelease}, {"perf version", h.PerfVersion},
+		{"arch", h.Arch}, {"nr cpus", fmt.Sprintf("%d online, %d available", h.NrCPUs, h.NrCPUsAvail)},
+		{"cmdline", strings.Join(h.Cmdline, " ")}, {"format", mode}, {"time span", span},
+		{"deferred ABI", abi},
+	} {
+		t.Append([]string{kv[0], kv[1]})
+	}
+	if err := render(t); err != nil {
+		return err
+	}
+
+	section("Events")
+	t = newTable(bw, []string{"Event", "Sample type", "Freq/period", "Callchain", "Defer", "Samples", "Event count", "Lost samples"}, 5, 6, 7)
+	for _, e := range st.Events {
+		fp := "period " + strconv.FormatUint(e.Period, 10)
+		if e.Freq {
+			fp = strconv.FormatUint(e.Period, 10) + " Hz"
+		}
+		t.Append([]string{e.Name, e.SampleType, fp, e.Callchain, e.Defer,
+			strconv.FormatUint(e.Samples, 10), strconv.FormatUint(e.EventCount, 10), strconv.FormatUint(e.LostSamples, 10)})
+	}
+	if err := render(t); err != nil {
+		return err
+	}
+
+	section("Records")
+	t = newTable(bw, []string{"Type", "Count", "Share"}, 1, 2)
+	var total uint64
+	for _, r := range st.Records {
+		total += r.Count
+	}
+	for _, r := range st.Records {
+		t.Append([]string{r.Type, strconv.FormatUint(r.Count, 10), share(r.Count, total)})
+	}
+	t.Append([]string{"TOTAL", strconv.FormatUint(total, 10), ""})
+	if err := render(t); err != nil {
+		return err
+	}
+	l := st.Lost
+	fmt.Fprintf(bw, "lost: %d LOST records (%d events), %d samples; throttled %d times, unthrottled %d times\n",
+		l.LostRecords, l.LostEvents, l.LostSamples, l.Throttle, l.Unthrottle)
+
+	if s := st.Stitch; s != nil {
+		section("Stitching")
+		t = newTable(bw, []string{"Counter", "Value"}, 1)
+		for _, kv := range []struct {
+			k string
+			v uint64
+		}{
+			{"samples", s.Samples}, {"not deferred", s.NotDeferred}, {"deferred", s.Deferred},
+			{"stitched", s.Stitched}, {"cookie mismatch", s.CookieMismatch}, {"no record", s.NoRecord},
+			{"no record: thread exited", s.NoRecordAtExit}, {"no record: input ended", s.NoRecordAtEnd}, {"no record: pending cap", s.NoRecordCap},
+			{"deferred records (seed ABI)", s.RecordsSeed}, {"deferred records (cookie ABI)", s.RecordsCookie},
+			{"duplicate records", s.Duplicate}, {"records without a waiting sample", s.Orphan},
+			{"records without a thread id", s.UnknownTID},
+		} {
+			t.Append([]string{kv.k, strconv.FormatUint(kv.v, 10)})
+		}
+		t.Append([]string{"samples per record (min/mean/max)", fmt.Sprintf("%d / %.2f / %d", s.PerRecordMin, s.PerRecordMean, s.PerRecordMax)})
+		if err := render(t); err != nil {
+			return err
+		}
+		if s.RecordsSeed+s.RecordsCookie > 0 {
+			t = newTable(bw, []string{"Samples per record", "Records"}, 1)
+			for _, b := range s.PerRecordBuckets {
+				t.Append([]string{b.Range, strconv.FormatUint(b.Count, 10)})
+			}
+			if err := render(t); err != nil {
+				return err
+			}
+		}
+	}
+
+	section("Symbolization")
+	sy := st.Symbols
+	fmt.Fprintf(bw, "frames resolved: %d of %d (%s); sample IPs resolved: %d of %d (%s of the weight)\n",
+		sy.FramesResolved, sy.Frames, share(sy.FramesResolved, sy.Frames),
+		sy.SamplesResolve, sy.Samples, share(sy.WeightResolved, sy.Weight))
+	if len(sy.DSOs) > 0 {
+		t = newTable(bw, []string{"DSO", "Reason", "Unresolved weight", "Share", "Unresolved frames", "Frames"}, 2, 3, 4, 5)
+		for _, d := range sy.DSOs {
+			t.Append([]string{d.DSO, d.Reason, strconv.FormatUint(d.UnresolvedWeight, 10), share(d.UnresolvedWeight, sy.Weight),
+				strconv.FormatUint(d.Unresolved, 10), strconv.FormatUint(d.Frames, 10)})
+		}
+		if err := render(t); err != nil {
+			return err
+		}
+	}
+	return bw.Flush()
+}
