@@ -145,6 +145,7 @@ func (d *decoder) trailer(c *RecordCommon, body []byte, off int64, typ RecordTyp
 	}
 	if st&SampleTime != 0 {
 		c.Time = d.e.u64(t[i:])
+		c.TrailerTime = c.Time
 		i += 8
 	}
 	if st&SampleID != 0 {

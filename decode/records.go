@@ -146,6 +146,10 @@ type RecordCommon struct {
 	// prints these on side-band lines (a FORK shows the parent's tid, a
 	// synthesized COMM shows 0).
 	TrailerPID, TrailerTID int32
+	// TrailerTime is the sample_id time (if SampleTime). It differs from
+	// Time only for FORK and EXIT, whose Time is the body's; perf script
+	// prints this one.
+	TrailerTime uint64
 }
 
 // CPUMode returns the cpumode bits of Misc.
