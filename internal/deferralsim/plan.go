@@ -53,7 +53,7 @@ type planner struct {
 	plans    map[key]*samplePlan
 	inserts  map[key][]*decode.CallchainDeferred
 	truth    Truth
-	nrecords int // records closed (dropped or not), for DropEvery
+	nrecords int               // records closed (dropped or not), for DropEvery
 	compress decode.RecordType // the input's COMPRESSED container type, if any
 }
 
@@ -64,13 +64,13 @@ type attrCPU struct {
 
 func newPlanner(opts Options, f *decode.File) *planner {
 	return &planner{
-		opts:     opts,
-		file:     f,
-		runs:     make(map[int32]*run),
-		counter:  make(map[uint32]uint32),
-		ids:      make(map[attrCPU]uint64),
-		plans:    make(map[key]*samplePlan),
-		inserts:  make(map[key][]*decode.CallchainDeferred),
+		opts:    opts,
+		file:    f,
+		runs:    make(map[int32]*run),
+		counter: make(map[uint32]uint32),
+		ids:     make(map[attrCPU]uint64),
+		plans:   make(map[key]*samplePlan),
+		inserts: make(map[key][]*decode.CallchainDeferred),
 	}
 }
 
