@@ -40,7 +40,7 @@ func (t *Text) AddRecord(r *Record) error {
 	default:
 		return nil
 	}
-	spid, stid, cpu, tm := c.TrailerPID, c.TrailerTID, c.CPU, c.Time
+	spid, stid, cpu, tm := c.TrailerPID, c.TrailerTID, c.CPU, c.TrailerTime
 	if _, lost := r.Record.(*decode.Lost); lost {
 		spid, stid = pid, tid
 	}
