@@ -25,9 +25,10 @@ func unencodable(typ decode.RecordType, format string, args ...any) error {
 // attr is the event whose layout applies: its sample_type, read_format,
 // branch_sample_type and register masks lay out SAMPLE and READ records,
 // and with sample_id_all set every other kernel record (types 1-22) gets a
-// sample_id trailer built from r's RecordCommon (PID/TID, or
-// TrailerPID/TrailerTID for records whose body names a task; Time, ID,
-// StreamID, CPU). attr may be nil for records that need no layout.
+// sample_id trailer built from r's RecordCommon: PID/TID (TrailerPID and
+// TrailerTID for records whose body names a task: MMAP, MMAP2, COMM, FORK,
+// EXIT, READ, ITRACE_START, NAMESPACES), Time (TrailerTime for FORK and
+// EXIT, whose Time is the body's), ID, StreamID, CPU. attr may be nil for records that need no layout.
 // Perf-tool records (types 64 and up) ignore it.
 //
 // Strings are NUL-terminated and zero-padded as perf and the kernel write
@@ -88,15 +89,18 @@ func hasTaskBody(typ decode.RecordType) bool {
 // appendTrailer appends the sample_id trailer of a non-sample kernel record.
 func appendTrailer(b *Builder, r decode.Record, st decode.SampleFormat) {
 	c := r.Common()
-	pid, tid := c.PID, c.TID
+	pid, tid, time := c.PID, c.TID, c.Time
 	if hasTaskBody(r.Type()) {
 		pid, tid = c.TrailerPID, c.TrailerTID
+	}
+	if t := r.Type(); t == decode.RecordTypeFork || t == decode.RecordTypeExit {
+		time = c.TrailerTime
 	}
 	if st&decode.SampleTID != 0 {
 		b.I32(pid).I32(tid)
 	}
 	if st&decode.SampleTime != 0 {
-		b.U64(c.Time)
+		b.U64(time)
 	}
 	if st&decode.SampleID != 0 {
 		b.U64(c.ID)

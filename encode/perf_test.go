@@ -1,0 +1,138 @@
+package encode
+
+import (
+	"bytes"
+	"encoding/binary"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+)
+
+// runPerf runs the machine's perf hermetically (as the goldens were made:
+// empty environment and HOME, no config, C locale, UTC) and returns its
+// standard output.
+func runPerf(t *testing.T, perf string, args ...string) []byte {
+	t.Helper()
+	cmd := exec.Command(perf, args...)
+	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir(), "PERF_CONFIG=/dev/null", "LC_ALL=C", "TZ=UTC"}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("perf %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
+	}
+	return stdout.Bytes()
+}
+
+// perfVariants are the re-encodings perf 6.1 can read (it cannot read
+// COMPRESSED2).
+var perfVariants = []struct {
+	name string
+	opts Options
+}{
+	{"file-le", Options{}},
+	{"file-be", Options{ByteOrder: binary.BigEndian}},
+	{"pipe-le", Options{Pipe: true}},
+	{"file-z81", Options{Compress: decode.RecordTypeCompressed}},
+}
+
+// perfCase is a recording with perf 6.1 goldens.
+type perfCase struct {
+	name, data, symfs, kallsyms string
+	golden                      func(string) string
+}
+
+// checkPerfScript re-encodes a recording and checks that perf script prints
+// the goldens of the original for the re-encoded file.
+func checkPerfScript(t *testing.T, perf string, c perfCase, variants []string) {
+	d := decodeFile(t, c.data)
+	for _, v := range perfVariants {
+		if !contains(variants, v.name) {
+			continue
+		}
+		t.Run(v.name, func(t *testing.T) {
+			opts := v.opts
+			opts.Attrs = d.f.Attrs
+			opts.Meta = &d.f.Meta
+			path := writeTemp(t, encodeFile(t, opts, d.recs))
+			for _, g := range []struct {
+				golden string
+				args   []string
+			}{
+				{"script.txt", nil},
+				{"script-events.txt", []string{"-G", "--show-task-events", "--show-mmap-events"}},
+			} {
+				if g.golden == "script-events.txt" && opts.ByteOrder == binary.BigEndian {
+					// perf 6.1 does not byte-swap MMAP2 prot/flags
+					// (perf_event__mmap2_swap), so it prints ---p for them.
+					continue
+				}
+				want, err := os.ReadFile(c.golden(g.golden))
+				if err != nil {
+					t.Fatal(err)
+				}
+				args := append([]string{"script", "-i", path, "--symfs", c.symfs, "--kallsyms", c.kallsyms}, g.args...)
+				got := runPerf(t, perf, args...)
+				if !bytes.Equal(got, want) {
+					t.Errorf("perf %s differs from %s (-golden +re-encoded):\n%s", strings.Join(g.args, " "), g.golden,
+						cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")))
+				}
+			}
+		})
+	}
+}
+
+func contains(list []string, s string) bool {
+	for _, x := range list {
+		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+func lookPerf(t *testing.T) string {
+	t.Helper()
+	perf, err := exec.LookPath("perf")
+	if err != nil {
+		t.Skip("perf not installed")
+	}
+	return perf
+}
+
+// TestPerfScriptTestdata: perf script reads every re-encoded testdata
+// recording with output identical to the goldens of the original.
+func TestPerfScriptTestdata(t *testing.T) {
+	perf := lookPerf(t)
+	for _, name := range testdataCases {
+		t.Run(name, func(t *testing.T) {
+			t.Parallel()
+			dir := testfixture.Testdata(t, name)
+			checkPerfScript(t, perf, perfCase{
+				name: name, data: filepath.Join(dir, "perf.data"), symfs: filepath.Join(dir, "symfs"),
+				kallsyms: testfixture.Testdata(t, "kallsyms"),
+				golden:   func(g string) string { return filepath.Join(dir, g) },
+			}, []string{"file-le", "file-be", "pipe-le", "file-z81"})
+		})
+	}
+}
+
+// TestPerfScriptCorpus: the same for the corpus recordings, re-encoded as
+// little-endian files (the decode → encode path of the deferral simulator).
+func TestPerfScriptCorpus(t *testing.T) {
+	perf := lookPerf(t)
+	for _, c := range testfixture.Corpus(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			t.Parallel()
+			checkPerfScript(t, perf, perfCase{
+				name: c.Name, data: c.Data, symfs: c.Symfs, kallsyms: c.Kallsyms, golden: c.Golden,
+			}, []string{"file-le"})
+		})
+	}
+}
