@@ -25,6 +25,7 @@ const module = "github.com/perfstitch/perfstitch"
 // it imports counts against the importer.
 var layers = map[string]int{
 	"decode":    0,
+	"encode":    0, // the writer: the inverse of decode (used by the simulate command)
 	"stitch":    1,
 	"symbolize": 2,
 	"output":    3,

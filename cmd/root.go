@@ -101,6 +101,7 @@ result as perf script text, JSON Lines, collapsed stacks or report tables.`,
 	root.AddCommand(NewCmdScript(f, nil))
 	root.AddCommand(NewCmdReport(f, nil))
 	root.AddCommand(NewCmdStats(f, nil))
+	root.AddCommand(NewCmdSimulate(f))
 	root.AddCommand(NewCmdVersion(f))
 	root.AddCommand(newCmdGenMan(f))
 	addVersionFlag(root)

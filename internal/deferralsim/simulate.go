@@ -76,7 +76,7 @@ func Simulate(path string, w io.Writer, opts Options) (*Truth, error) {
 			continue
 		}
 		for _, rec := range p.inserts[keyOf(c)] {
-			rec.TrailerPID, rec.TrailerTID = rec.PID, rec.TID
+			rec.TrailerPID, rec.TrailerTID, rec.TrailerTime = rec.PID, rec.TID, rec.Time
 			if err := write(rec); err != nil {
 				return nil, fmt.Errorf("write deferred record after %#x: %w", c.Offset, err)
 			}
