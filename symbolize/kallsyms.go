@@ -1,10 +1,8 @@
 package symbolize
 
 import (
-	"bufio"
 	"debug/elf"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -24,30 +22,29 @@ type kernelSyms struct {
 // names are skipped, every symbol starts with size zero and gets its end
 // from [symtab.fixup]; W is weak, upper case global, lower case local.
 // Module symbols ("name\t[module]") are split into their own tables.
-func parseKallsyms(r io.Reader, name string) (*kernelSyms, error) {
+func parseKallsyms(data []byte, name string) (*kernelSyms, error) {
+	// One string for the whole file: symbol names are substrings of it.
+	text := string(data)
 	ks := &kernelSyms{modules: map[string]*symtab{}}
-	var all symtab
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 4096), 1<<20)
-	line := 0
-	for sc.Scan() {
-		line++
-		text := sc.Text()
+	all := symtab{syms: make([]symbol, 0, strings.Count(text, "\n")+1)}
+	for line := 1; text != ""; line++ {
+		l, rest, _ := strings.Cut(text, "\n")
+		text = rest
 		// "ADDR TYPE NAME[\t[MODULE]]"
-		sp := strings.IndexByte(text, ' ')
-		if sp <= 0 || sp+3 > len(text) || text[sp+2] != ' ' {
-			if strings.TrimSpace(text) == "" {
+		sp := strings.IndexByte(l, ' ')
+		if sp <= 0 || sp+3 > len(l) || l[sp+2] != ' ' {
+			if strings.TrimSpace(l) == "" {
 				continue
 			}
-			return nil, fmt.Errorf("%s:%d: malformed kallsyms line %q", name, line, text)
+			return nil, fmt.Errorf("%s:%d: malformed kallsyms line %q", name, line, l)
 		}
-		addr, err := strconv.ParseUint(text[:sp], 16, 64)
+		addr, err := strconv.ParseUint(l[:sp], 16, 64)
 		if err != nil {
 			return nil, fmt.Errorf("%s:%d: bad address: %w", name, line, err)
 		}
-		typ := text[sp+1]
-		sym := text[sp+3:]
-		if sym == "_text" && !strings.ContainsRune(sym, '\t') {
+		typ := l[sp+1]
+		sym := strings.TrimRight(l[sp+3:], "\r")
+		if sym == "_text" && (typ == 'T' || typ == 'W') && !ks.hasText {
 			ks.text, ks.hasText = addr, true
 		}
 		switch typ {
@@ -67,10 +64,9 @@ func parseKallsyms(r io.Reader, name string) (*kernelSyms, error) {
 		}
 		all.syms = append(all.syms, symbol{start: addr, end: addr, name: sym, bind: bind})
 	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("%s: %w", name, err)
-	}
 	all.fixup(true)
+	ks.kernel.syms = all.syms[:0:0]
+	kernel := make([]symbol, 0, len(all.syms))
 	for _, s := range all.syms {
 		if i := strings.IndexByte(s.name, '\t'); i >= 0 {
 			mod := strings.TrimSpace(s.name[i+1:])
@@ -83,19 +79,19 @@ func parseKallsyms(r io.Reader, name string) (*kernelSyms, error) {
 			t.syms = append(t.syms, s)
 			continue
 		}
-		ks.kernel.syms = append(ks.kernel.syms, s)
+		kernel = append(kernel, s)
 	}
+	ks.kernel.syms = kernel
 	return ks, nil
 }
 
 // loadKallsyms opens and parses a kallsyms file.
 func loadKallsyms(path string) (*kernelSyms, error) {
-	f, err := os.Open(path)
+	b, err := os.ReadFile(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return parseKallsyms(bufio.NewReaderSize(f, 1<<16), path)
+	return parseKallsyms(b, path)
 }
 
 // relocate shifts the kernel symbols so that _text lands on ref, the

@@ -262,7 +262,7 @@ func FuzzParseMaps(f *testing.F) {
 func TestParseKallsyms(t *testing.T) {
 	in := "ffffffff81000000 T _text\nffffffff81000010 t foo\nffffffff81000020 r ro\n" +
 		"ffffffff81000030 W wk\nffffffff81000040 T $x\nffffffffc0000000 t m1\t[mod_a]\n"
-	ks, err := parseKallsyms(strings.NewReader(in), "k")
+	ks, err := parseKallsyms([]byte(in), "k")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -284,7 +284,7 @@ func TestParseKallsyms(t *testing.T) {
 	if got := ks.kernel.syms[1].start; got != 0xffffffff9a000010 {
 		t.Errorf("relocated foo = %#x", got)
 	}
-	if _, err := parseKallsyms(strings.NewReader("zz T x\n"), "k"); err == nil {
+	if _, err := parseKallsyms([]byte("zz T x\n"), "k"); err == nil {
 		t.Error("bad address accepted")
 	}
 }
