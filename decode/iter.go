@@ -365,11 +365,8 @@ func (rs *Records) setKey(r Record) {
 		return
 	}
 	c := r.Common()
-	t := c.Time
-	if rt := r.Type(); rt == RecordTypeFork || rt == RecordTypeExit {
-		// perf orders by the sample_id time, not the body's.
-		t = rs.d.trailerTime
-	}
+	// perf orders by the sample_id time (FORK/EXIT: not the body's).
+	t := c.TrailerTime
 	if c.Format&SampleTime != 0 && t != 0 && t != ^uint64(0) {
 		rs.key, rs.timed = t, true
 	}

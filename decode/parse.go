@@ -68,9 +68,6 @@ type decoder struct {
 	layouts []layout
 	byID    map[uint64]int
 	stats   *Stats
-
-	// trailerTime is the sample_id time of the record parsed last.
-	trailerTime uint64
 }
 
 func (d *decoder) addAttr(a *EventAttr) {
@@ -105,7 +102,6 @@ const trailerBits = SampleTID | SampleTime | SampleID | SampleStreamID | SampleC
 // trailer parses the sample_id trailer of a non-sample kernel record into
 // c and returns the body without it.
 func (d *decoder) trailer(c *RecordCommon, body []byte, off int64, typ RecordType) ([]byte, error) {
-	d.trailerTime = 0
 	if len(d.layouts) == 0 {
 		return body, nil
 	}
@@ -163,7 +159,6 @@ func (d *decoder) trailer(c *RecordCommon, body []byte, off int64, typ RecordTyp
 	if st&SampleIdentifier != 0 {
 		c.ID = d.e.u64(t[i:])
 	}
-	d.trailerTime = c.Time
 	return body[:p], nil
 }
 
@@ -488,6 +483,7 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 	}
 	if st&SampleTime != 0 {
 		smp.Time = e.u64(body[i:])
+		smp.TrailerTime = smp.Time
 		i += 8
 	}
 	if st&SampleAddr != 0 {
