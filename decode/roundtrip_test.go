@@ -181,7 +181,9 @@ func items(bo byteOrder, a, b *decode.EventAttr) []item {
 			BuildID: bytes.Repeat([]byte{0xbe}, 20), Prot: 5, Flags: 2, Filename: "/lib/libm.so.6"}
 	})
 	kernel(decode.RecordTypeLost, 0, func(w *wr) { w.u64(idA0).u64(17) },
-		func(c decode.RecordCommon) decode.Record { return &decode.Lost{RecordCommon: c, LostID: idA0, Lost: 17} })
+		func(c decode.RecordCommon) decode.Record {
+			return &decode.Lost{RecordCommon: c, LostID: idA0, Lost: 17}
+		})
 	kernel(decode.RecordTypeComm, decode.MiscCommExec, func(w *wr) { w.u32(21).u32(22).str("prog", 8) },
 		func(c decode.RecordCommon) decode.Record {
 			return &decode.Comm{RecordCommon: withPID(c, 21, 22), Comm: "prog"}
@@ -218,7 +220,9 @@ func items(bo byteOrder, a, b *decode.EventAttr) []item {
 			return &decode.Aux{RecordCommon: c, AuxOffset: 0x100, AuxSize: 0x200, Flags: 1}
 		})
 	kernel(decode.RecordTypeItraceStart, 0, func(w *wr) { w.u32(21).u32(22) },
-		func(c decode.RecordCommon) decode.Record { return &decode.ItraceStart{RecordCommon: withPID(c, 21, 22)} })
+		func(c decode.RecordCommon) decode.Record {
+			return &decode.ItraceStart{RecordCommon: withPID(c, 21, 22)}
+		})
 	kernel(decode.RecordTypeLostSamples, 0, func(w *wr) { w.u64(3) },
 		func(c decode.RecordCommon) decode.Record { return &decode.LostSamples{RecordCommon: c, Lost: 3} })
 	kernel(decode.RecordTypeSwitch, decode.MiscSwitchOut, func(w *wr) {},
@@ -414,8 +418,8 @@ func features(bo byteOrder) ([]tFeature, decode.Meta) {
 			Filename: "[kernel.kallsyms]"}},
 		Hostname: "host", OSRelease: "6.18.44", Version: "6.1.187", Arch: "x86_64",
 		NrCPUsAvail: 2, NrCPUsOnline: 2, CPUDesc: "AMD EPYC", CPUID: "AuthenticAMD,26,2,1", TotalMem: 24683652,
-		Cmdline:     []string{"/usr/bin/perf", "record", "-g"},
-		EventDesc:   []decode.EventDesc{{Attr: descAttr, Name: "insn-custom", IDs: []uint64{idB}}},
+		Cmdline:   []string{"/usr/bin/perf", "record", "-g"},
+		EventDesc: []decode.EventDesc{{Attr: descAttr, Name: "insn-custom", IDs: []uint64{idB}}},
 		CPUTopology: &decode.CPUTopology{CoreSiblings: []string{"0-1"}, ThreadSiblings: []string{"0", "1"},
 			CoreID: []uint32{0, 1}, SocketID: []uint32{0, 0}},
 		PMUMappings: map[uint32]string{1: "software"},
