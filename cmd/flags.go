@@ -325,3 +325,8 @@ func enumFlag(cmd *cobra.Command, name string, values []string) {
 }
 
 var _ pflag.Value = (*TimeRanges)(nil)
+
+// Equal reports whether t and o are the same ranges. go-cmp uses it.
+func (t TimeRanges) Equal(o TimeRanges) bool {
+	return t.raw == o.raw && t.Abs == o.Abs && slices.Equal(t.Percent, o.Percent)
+}

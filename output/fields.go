@@ -215,3 +215,9 @@ func resolveFields(fs *Fields, attr *decode.EventAttr) (Field, error) {
 	}
 	return fields, nil
 }
+
+// Equal reports whether fs and o select the same fields (the text they
+// were parsed from does not matter). go-cmp uses it.
+func (fs Fields) Equal(o Fields) bool {
+	return fs.Mode == o.Mode && fs.Only == o.Only && fs.Add == o.Add && fs.Remove == o.Remove
+}

@@ -1,0 +1,230 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
+
+	"github.com/perfstitch/perfstitch/internal/iostreams"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+	"github.com/perfstitch/perfstitch/output"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// testFactory returns a Factory on test streams whose environment is
+// empty (no $HOME, so no build-id cache).
+func testFactory() (*Factory, *bytes.Buffer, *bytes.Buffer) {
+	ios, _, out, errOut := iostreams.Test()
+	return &Factory{IO: ios, Getenv: func(string) string { return "" }}, out, errOut
+}
+
+// firstDiff describes the first line where got and want differ, "" if
+// they are equal.
+func firstDiff(got, want []byte) string {
+	if bytes.Equal(got, want) {
+		return ""
+	}
+	g := strings.SplitAfter(string(got), "\n")
+	w := strings.SplitAfter(string(want), "\n")
+	for i := 0; i < len(g) || i < len(w); i++ {
+		var gl, wl string
+		if i < len(g) {
+			gl = g[i]
+		}
+		if i < len(w) {
+			wl = w[i]
+		}
+		if gl != wl {
+			return "line " + itoa(i+1) + ":\n\thave " + quote(gl) + "\n\twant " + quote(wl)
+		}
+	}
+	return "outputs differ"
+}
+
+func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(i)) }
+
+func fmtInt(i int) string {
+	if i == 0 {
+		return "0"
+	}
+	var b []byte
+	for ; i > 0; i /= 10 {
+		b = append([]byte{byte('0' + i%10)}, b...)
+	}
+	return string(b)
+}
+
+func quote(s string) string {
+	if s == "" {
+		return "(end of output)"
+	}
+	return "\"" + strings.TrimSuffix(strings.ReplaceAll(s, "\t", "\\t"), "\n") + "\""
+}
+
+func TestNewCmdScript(t *testing.T) {
+	fields, _ := output.ParseFields("comm,tid,ip")
+	var cpus CPUList
+	_ = cpus.Set("0,2-3")
+	var tr TimeRanges
+	_ = tr.Set("10.5,")
+	tests := []struct {
+		name    string
+		args    string
+		want    ScriptOptions
+		wantErr string
+	}{
+		{name: "positional input", args: "perf.data", want: ScriptOptions{CommonOptions: CommonOptions{Input: "perf.data"}, MaxStack: 127}},
+		{name: "-i", args: "-i x.data --symfs s --kallsyms k --maps m", want: ScriptOptions{CommonOptions: CommonOptions{Input: "x.data", Symfs: "s", Kallsyms: "k", Maps: "m"}, MaxStack: 127}},
+		{name: "stdin", args: "-i -", want: ScriptOptions{CommonOptions: CommonOptions{Input: "-"}, MaxStack: 127}},
+		{name: "text flags", args: "-F comm,tid,ip -G --ns --reltime --max-stack 5 --show-task-events --show-mmap-events --show-lost-events",
+			want: ScriptOptions{Fields: fields, HideCallchain: true, NS: true, RelTime: true, MaxStack: 5, ShowTaskEvents: true, ShowMmapEvents: true, ShowLostEvents: true}},
+		{name: "filters", args: "--pid 1,2 --tid 3 -c a,b -C 0,2-3 --time 10.5, --event cpu-clock --no-merge-callchains --no-demangle",
+			want: ScriptOptions{CommonOptions: CommonOptions{NoMergeCallchains: true, NoDemangle: true,
+				Filter: Filter{PIDs: IntList{1, 2}, TIDs: IntList{3}, Comms: StringList{"a", "b"}, CPUs: cpus, Time: tr, Event: "cpu-clock"}}, MaxStack: 127}},
+		{name: "collapsed", args: "--format collapsed --collapse-tid --all --addrs --event-filter task-clock",
+			want: ScriptOptions{Format: output.FormatCollapsed, MaxStack: 127, Collapsed: output.CollapsedOptions{TID: true, All: true, Addrs: true, EventFilter: "task-clock"}}},
+		{name: "json", args: "--format json -G", want: ScriptOptions{Format: output.FormatJSON, HideCallchain: true, MaxStack: 127}},
+		{name: "bad format", args: "--format xml", wantErr: "unknown format"},
+		{name: "bad field", args: "-F comm,bogus", wantErr: "invalid field"},
+		{name: "mixed fields", args: "-F comm,+tid", wantErr: "cannot mix"},
+		{name: "bad pid", args: "--pid x", wantErr: "not an integer"},
+		{name: "bad cpu", args: "-C 3-1", wantErr: "bad CPU range"},
+		{name: "bad time", args: "--time 12", wantErr: "bad time range"},
+		{name: "bad percent", args: "--time 10%/11", wantErr: "bad percent"},
+		{name: "two inputs", args: "a b", wantErr: "accepts at most 1 arg"},
+		{name: "input twice", args: "-i a b", wantErr: "input given twice"},
+		{name: "collapsed flag on text", args: "--kernel", wantErr: "only to --format collapsed"},
+		{name: "text flag on json", args: "--format json -F comm", wantErr: "only to --format text"},
+		{name: "max-stack 0", args: "--max-stack 0", wantErr: "at least 1"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, _, _ := testFactory()
+			var got *ScriptOptions
+			cmd := NewCmdScript(f, func(o *ScriptOptions) error { got = o; return nil })
+			cmd.SetArgs(strings.Fields(tt.args))
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			cmd.SilenceUsage, cmd.SilenceErrors = true, true
+			err := cmd.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			opt := cmpopts.IgnoreFields(CommonOptions{}, "IO", "Getenv")
+			if diff := cmp.Diff(tt.want, *got, opt); diff != "" {
+				t.Errorf("options mismatch (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+// TestScriptExitCodes checks usage errors exit 2, runtime errors 1, both
+// with one line on stderr.
+func TestScriptExitCodes(t *testing.T) {
+	tests := []struct {
+		args    []string
+		code    ExitCode
+		errLine string
+	}{
+		{[]string{"script", "--format", "xml"}, ExitUsage, "unknown format"},
+		{[]string{"script", "--nope"}, ExitUsage, "unknown flag"},
+		{[]string{"script", filepath.Join(t.TempDir(), "missing.data")}, ExitError, "no such file"},
+		{[]string{"script", "-F", "comm,cpu,ip", testfixture.Testdata(t, "fp", "perf.data"), "--time", "5%/3"}, ExitOK, ""},
+	}
+	for _, tt := range tests {
+		f, _, errOut := testFactory()
+		code := Run(context.Background(), f, tt.args)
+		if code != tt.code {
+			t.Errorf("%v: exit %d, want %d (stderr %q)", tt.args, code, tt.code, errOut)
+		}
+		if tt.errLine != "" && !strings.Contains(errOut.String(), tt.errLine) {
+			t.Errorf("%v: stderr %q, want it to mention %q", tt.args, errOut, tt.errLine)
+		}
+	}
+}
+
+// fixtureRuns are the perf script invocations with goldens in each
+// testdata case (and, for collapsed, in cmd/testdata).
+var fixtureRuns = []struct {
+	golden string // in the case folder, or cmd/testdata/CASE.NAME when prefixed by "cmd:"
+	args   []string
+}{
+	{"script.txt", nil},
+	{"script-F.txt", []string{"-F", "comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,period"}},
+	{"script-G.txt", []string{"-G"}},
+	{"script-events.txt", []string{"-G", "--show-task-events", "--show-mmap-events"}},
+	{"cmd:collapsed.txt", []string{"--format", "collapsed"}},
+	{"cmd:collapsed-all.txt", []string{"--format", "collapsed", "--all"}},
+	{"cmd:json.jsonl", []string{"--format", "json", "--show-task-events", "--show-mmap-events"}},
+}
+
+// TestScriptRun runs perfstitch script on the testdata recordings and
+// compares with perf 6.1's goldens (collapsed: stackcollapse-perf.pl run
+// on perf's script.txt; JSON: reviewed perfstitch output), as a TTY and
+// not.
+func TestScriptRun(t *testing.T) {
+	for _, c := range []string{"fp", "pipe", "zstd", "two-events"} {
+		dir := testfixture.Testdata(t, c)
+		for _, r := range fixtureRuns {
+			for _, tty := range []bool{false, true} {
+				name := c + "/" + strings.TrimPrefix(r.golden, "cmd:")
+				if tty {
+					name += "/tty"
+				}
+				t.Run(name, func(t *testing.T) {
+					f, out, errOut := testFactory()
+					f.IO.OutIsTerminal, f.IO.ErrIsTerminal = tty, tty
+					opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv,
+						Input: filepath.Join(dir, "perf.data"), Symfs: filepath.Join(dir, "symfs"),
+						Kallsyms: testfixture.Testdata(t, "kallsyms")}, MaxStack: output.DefaultMaxStack}
+					cmd := NewCmdScript(f, func(o *ScriptOptions) error { opts.Format, opts.Fields, opts.HideCallchain = o.Format, o.Fields, o.HideCallchain; opts.ShowTaskEvents, opts.ShowMmapEvents, opts.Collapsed = o.ShowTaskEvents, o.ShowMmapEvents, o.Collapsed; return nil })
+					cmd.SetArgs(r.args)
+					if err := cmd.Execute(); err != nil {
+						t.Fatal(err)
+					}
+					if err := scriptRun(context.Background(), opts); err != nil {
+						t.Fatal(err)
+					}
+					path := filepath.Join(dir, r.golden)
+					if g, ok := strings.CutPrefix(r.golden, "cmd:"); ok {
+						path = filepath.Join("testdata", c+"."+g)
+						if *update && !tty && strings.HasSuffix(g, ".jsonl") {
+							if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
+								t.Fatal(err)
+							}
+						}
+					}
+					want, err := os.ReadFile(path)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if d := firstDiff(out.Bytes(), want); d != "" {
+						t.Errorf("%s differs at %s", path, d)
+					}
+					wantErr := ""
+					if c == "two-events" && strings.HasPrefix(r.golden, "cmd:collapsed") {
+						// stackcollapse-perf.pl's note, naming the event it drops.
+						wantErr = "Filtering for events of type: task-clock\n"
+					}
+					if errOut.String() != wantErr {
+						t.Errorf("stderr: %q, want %q", errOut, wantErr)
+					}
+				})
+			}
+		}
+	}
+}
