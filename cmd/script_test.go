@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -43,23 +44,10 @@ func firstDiff(got, want []byte) string {
 			wl = w[i]
 		}
 		if gl != wl {
-			return "line " + itoa(i+1) + ":\n\thave " + quote(gl) + "\n\twant " + quote(wl)
+			return "line " + strconv.Itoa(i+1) + ":\n\thave " + quote(gl) + "\n\twant " + quote(wl)
 		}
 	}
 	return "outputs differ"
-}
-
-func itoa(i int) string { return strings.TrimSpace(strings.Repeat(" ", 0) + fmtInt(i)) }
-
-func fmtInt(i int) string {
-	if i == 0 {
-		return "0"
-	}
-	var b []byte
-	for ; i > 0; i /= 10 {
-		b = append([]byte{byte('0' + i%10)}, b...)
-	}
-	return string(b)
 }
 
 func quote(s string) string {
@@ -188,11 +176,10 @@ func TestScriptRun(t *testing.T) {
 				t.Run(name, func(t *testing.T) {
 					f, out, errOut := testFactory()
 					f.IO.OutIsTerminal, f.IO.ErrIsTerminal = tty, tty
-					opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv,
-						Input: filepath.Join(dir, "perf.data"), Symfs: filepath.Join(dir, "symfs"),
-						Kallsyms: testfixture.Testdata(t, "kallsyms")}, MaxStack: output.DefaultMaxStack}
-					cmd := NewCmdScript(f, func(o *ScriptOptions) error { opts.Format, opts.Fields, opts.HideCallchain = o.Format, o.Fields, o.HideCallchain; opts.ShowTaskEvents, opts.ShowMmapEvents, opts.Collapsed = o.ShowTaskEvents, o.ShowMmapEvents, o.Collapsed; return nil })
-					cmd.SetArgs(r.args)
+					var opts *ScriptOptions
+					cmd := NewCmdScript(f, func(o *ScriptOptions) error { opts = o; return nil })
+					cmd.SetArgs(append([]string{"-i", filepath.Join(dir, "perf.data"), "--symfs", filepath.Join(dir, "symfs"),
+						"--kallsyms", testfixture.Testdata(t, "kallsyms")}, r.args...))
 					if err := cmd.Execute(); err != nil {
 						t.Fatal(err)
 					}
