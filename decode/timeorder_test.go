@@ -1,0 +1,100 @@
+package decode_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"fmt"
+	"slices"
+	"testing"
+
+	"github.com/perfstitch/perfstitch/decode"
+)
+
+// TestTimeOrder checks perf's ordered-events rules on a synthetic stream:
+// a FINISHED_ROUND releases what is older than the previous round's
+// newest record, records without a timestamp and perf-tool records pass
+// at once, late records are counted and delivered at the next flush.
+func TestTimeOrder(t *testing.T) {
+	bo := binary.LittleEndian
+	attr := tAttr{typ: 1, sampleType: decode.SampleIP | decode.SampleTID | decode.SampleTime | decode.SamplePeriod,
+		flags: decode.AttrSampleIDAll, ids: []uint64{1}}
+	sample := func(tm uint64) []byte {
+		return rec(bo, decode.RecordTypeSample, 1, (&wr{bo: bo}).u64(0x1000).u32(1).u32(1).u64(tm).u64(1).b)
+	}
+	comm := func(tm uint64) []byte {
+		return rec(bo, decode.RecordTypeComm, 0, (&wr{bo: bo}).u32(1).u32(1).str("x", 8).u32(1).u32(1).u64(tm).b)
+	}
+	round := rec(bo, decode.RecordTypeFinishedRound, 0, nil)
+	tests := []struct {
+		name string
+		recs [][]byte
+		want string
+		ooo  uint64
+	}{
+		{
+			name: "two rounds",
+			recs: [][]byte{sample(10), sample(30), sample(20), round, sample(25), sample(40), comm(0), round,
+				sample(35), sample(5)},
+			want: "FINISHED_ROUND COMM/0 FINISHED_ROUND SAMPLE/10 SAMPLE/20 SAMPLE/25 SAMPLE/30 SAMPLE/5 SAMPLE/35 SAMPLE/40",
+			ooo:  1,
+		},
+		{
+			name: "no rounds: everything at the end, sorted",
+			recs: [][]byte{sample(3), comm(2), sample(1), comm(0)},
+			want: "COMM/0 SAMPLE/1 COMM/2 SAMPLE/3",
+		},
+		{
+			name: "equal times keep file order",
+			recs: [][]byte{comm(7), sample(7), round, round},
+			want: "FINISHED_ROUND FINISHED_ROUND COMM/7 SAMPLE/7",
+		},
+		{
+			name: "round with an empty queue keeps the flush point",
+			recs: [][]byte{round, sample(50), round, sample(60), round, sample(55)},
+			want: "FINISHED_ROUND FINISHED_ROUND FINISHED_ROUND SAMPLE/50 SAMPLE/55 SAMPLE/60",
+		},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			pf := &perfFile{bo: bo, attrs: []tAttr{attr}, recs: tc.recs}
+			f, err := decode.NewFile(bytes.NewReader(pf.file()))
+			if err != nil {
+				t.Fatal(err)
+			}
+			rs := f.Records(decode.TimeOrder)
+			var got []string
+			var kept []decode.Record
+			for rs.Next() {
+				r := rs.Record()
+				kept = append(kept, r.Clone())
+				if r.Type() == decode.RecordTypeFinishedRound {
+					got = append(got, r.Type().String())
+					continue
+				}
+				got = append(got, fmt.Sprintf("%s/%d", r.Type(), r.Common().Time))
+			}
+			if err := rs.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if g := fmt.Sprint(got); g != "["+tc.want+"]" {
+				t.Errorf("got  %s\nwant [%s]", g, tc.want)
+			}
+			if n := rs.Stats().OutOfOrder; n != tc.ooo {
+				t.Errorf("out of order %d, want %d", n, tc.ooo)
+			}
+			// Clones stay intact after the iterator moved on (the queue
+			// recycles its own storage, never a clone's).
+			var again []string
+			for _, r := range kept {
+				if r.Type() == decode.RecordTypeFinishedRound {
+					again = append(again, r.Type().String())
+					continue
+				}
+				again = append(again, fmt.Sprintf("%s/%d", r.Type(), r.Common().Time))
+			}
+			if !slices.Equal(got, again) {
+				t.Errorf("clones changed: %v", again)
+			}
+		})
+	}
+}
