@@ -130,7 +130,7 @@ func (s *Symbolizer) load(d *dso) {
 // /usr/lib/debug/PATH, /usr/lib/debug/.build-id/xx/rest.debug, the path
 // itself, then PATH's dir/.debug/base. Every path except the build-id cache
 // is below Options.Symfs.
-func (s *Symbolizer) candidates(d *dso) []string {
+func (s *Symbolizer) candidates(d *dso, open func(string) *elfsafe.File) []string {
 	symfs := func(p string) string {
 		if s.opts.Symfs == "" {
 			return p
@@ -141,14 +141,16 @@ func (s *Symbolizer) candidates(d *dso) []string {
 	name := d.name
 	absolute := strings.HasPrefix(name, "/")
 	if absolute {
-		if link := s.debuglinkOf(symfs(name)); link != "" {
-			dir := path.Dir(name)
-			out = append(out,
-				symfs(path.Join("/usr/lib/debug", link)),
-				symfs(path.Join(dir, link)),
-				symfs(path.Join(dir, ".debug", link)),
-				symfs(path.Join("/usr/lib/debug", dir, link)),
-			)
+		if f := open(symfs(name)); f != nil {
+			if link := readDebuglink(f); link != "" {
+				dir := path.Dir(name)
+				out = append(out,
+					symfs(path.Join("/usr/lib/debug", link)),
+					symfs(path.Join(dir, link)),
+					symfs(path.Join(dir, ".debug", link)),
+					symfs(path.Join("/usr/lib/debug", dir, link)),
+				)
+			}
 		}
 	}
 	if d.buildIDHex != "" && len(d.buildIDHex) > 2 && s.opts.BuildIDDir != "" {
@@ -178,18 +180,6 @@ func (s *Symbolizer) candidates(d *dso) []string {
 	return out
 }
 
-func (s *Symbolizer) debuglinkOf(p string) string {
-	if !isRegular(p) {
-		return ""
-	}
-	f, err := elfsafe.Open(p)
-	if err != nil {
-		return ""
-	}
-	defer f.Close()
-	return readDebuglink(f)
-}
-
 func isRegular(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.Mode().IsRegular()
@@ -202,25 +192,45 @@ func isRegular(p string) bool {
 func (s *Symbolizer) loadUser(d *dso) {
 	var syms, runt *elfsafe.File
 	var symsPath string
-	var opened []*elfsafe.File
-	defer func() {
-		for _, f := range opened {
-			f.Close()
+	// Every file is opened at most once, and all are closed when the
+	// symbols have been copied out.
+	files := map[string]*elfsafe.File{}
+	open := func(p string) *elfsafe.File {
+		if f, ok := files[p]; ok {
+			return f
 		}
-	}()
-	found := false
-	for _, p := range s.candidates(d) {
+		files[p] = nil
 		if !isRegular(p) {
-			continue
+			return nil
 		}
 		f, err := elfsafe.Open(p)
 		if err != nil {
+			return nil
+		}
+		files[p] = f
+		return f
+	}
+	defer func() {
+		for _, f := range files {
+			if f != nil {
+				f.Close()
+			}
+		}
+	}()
+	found := false
+	tried := map[string]bool{}
+	for _, p := range s.candidates(d, open) {
+		if tried[p] {
+			continue
+		}
+		tried[p] = true
+		f := open(p)
+		if f == nil {
 			continue
 		}
 		found = true
 		if d.buildID != nil && !buildIDEqual(readBuildID(f), d.buildID) {
 			d.mismatches++
-			f.Close()
 			continue
 		}
 		used := false
@@ -231,10 +241,8 @@ func (s *Symbolizer) loadUser(d *dso) {
 			runt, used = f, true
 		}
 		if !used {
-			f.Close()
 			continue
 		}
-		opened = append(opened, f)
 		if syms != nil && runt != nil {
 			break
 		}
@@ -252,11 +260,6 @@ func (s *Symbolizer) loadUser(d *dso) {
 	}
 	if syms == nil {
 		syms = runt
-		for _, f := range opened {
-			if f == runt {
-				symsPath = f.Name()
-			}
-		}
 	}
 	if runt == nil {
 		runt = syms

@@ -74,6 +74,7 @@ type Symbolizer struct {
 type thread struct {
 	pid, tid int32
 	comm     string
+	commSet  bool // comm came from a COMM record (or a named parent)
 	exited   bool
 }
 
@@ -204,7 +205,7 @@ func (s *Symbolizer) Observe(r decode.Record) {
 		s.observeMmap(r)
 	case *decode.Comm:
 		t := s.thread(r.PID, r.TID)
-		t.comm = r.Comm
+		t.comm, t.commSet = r.Comm, true
 	case *decode.Fork:
 		s.observeFork(r)
 	case *decode.Exit:
@@ -224,7 +225,11 @@ const miscForkExec = 1 << 13
 
 func (s *Symbolizer) observeFork(r *decode.Fork) {
 	parent := s.thread(r.PPID, r.PTID)
-	child := &thread{pid: r.PID, tid: r.TID, comm: parent.comm}
+	// perf's thread__fork copies the comm only from a named parent.
+	child := &thread{pid: r.PID, tid: r.TID, comm: defaultComm(r.TID)}
+	if parent.commSet {
+		child.comm, child.commSet = parent.comm, true
+	}
 	s.threads[r.TID] = child
 	if r.PID == r.PPID {
 		return // a new thread shares the process's maps
