@@ -28,6 +28,9 @@ type StatsCollector struct {
 	samples, weight, ipResolved, weightResolved uint64
 	frames, framesResolved                      uint64
 	states                                      [4]uint64
+	// ipUnresolved is the weight of samples whose IP stayed unresolved,
+	// per DSO (long name, "[unknown]" outside every map).
+	ipUnresolved map[string]uint64
 }
 
 type eventCounts struct {
@@ -36,7 +39,7 @@ type eventCounts struct {
 
 // NewStatsCollector returns an empty collector.
 func NewStatsCollector() *StatsCollector {
-	return &StatsCollector{events: make(map[*decode.EventAttr]*eventCounts)}
+	return &StatsCollector{events: make(map[*decode.EventAttr]*eventCounts), ipUnresolved: make(map[string]uint64)}
 }
 
 func (c *StatsCollector) event(a *decode.EventAttr) *eventCounts {
@@ -69,6 +72,8 @@ func (c *StatsCollector) Add(ev *symbolize.Event) error {
 	if ev.IP.Reason == symbolize.Resolved {
 		c.ipResolved++
 		c.weightResolved += period
+	} else {
+		c.ipUnresolved[ev.IP.DSO] += period
 	}
 	for i := range ev.Frames {
 		if ev.Frames[i].Cookie {
@@ -206,15 +211,22 @@ type StatsSymbolized struct {
 	DSOs []DSOQuality `json:"dsos"`
 }
 
-// DSOQuality is one DSO's share of unresolved frames.
+// DSOQuality is one DSO's share of unresolved frames. DSOs are ranked by
+// UnresolvedWeight, then by ChainWeight.
 type DSOQuality struct {
-	DSO              string `json:"dso"`
-	Reason           string `json:"reason"`
-	Path             string `json:"path,omitempty"`
-	BuildID          string `json:"build_id,omitempty"`
-	Frames           uint64 `json:"frames"`
-	Unresolved       uint64 `json:"unresolved_frames"`
+	DSO     string `json:"dso"`
+	Reason  string `json:"reason"`
+	Path    string `json:"path,omitempty"`
+	BuildID string `json:"build_id,omitempty"`
+	// UnresolvedWeight sums the period of the samples whose sampled IP
+	// lies in this DSO without a symbol: the weight perf report shows as
+	// bare addresses, which supplying the DSO would name.
 	UnresolvedWeight uint64 `json:"unresolved_weight"`
+	// ChainWeight sums the period of the samples with any unresolved
+	// frame in this DSO (sampled IP or callchain).
+	ChainWeight uint64 `json:"unresolved_chain_weight"`
+	Frames      uint64 `json:"frames"`
+	Unresolved  uint64 `json:"unresolved_frames"`
 }
 
 // StatsInput is what the pipeline knows at the end besides the samples.
@@ -364,13 +376,17 @@ func (c *StatsCollector) Stats(in StatsInput) *Stats {
 		}
 		sym.DSOs = append(sym.DSOs, DSOQuality{
 			DSO: d.DSO, Reason: reasonText(d), Path: d.Path, BuildID: d.BuildID,
-			Frames: d.Frames, Unresolved: d.Unresolved, UnresolvedWeight: d.UnresolvedWeight,
+			UnresolvedWeight: c.ipUnresolved[d.DSO], ChainWeight: d.UnresolvedWeight,
+			Frames: d.Frames, Unresolved: d.Unresolved,
 		})
 	}
 	sort.SliceStable(sym.DSOs, func(i, j int) bool {
 		a, b := sym.DSOs[i], sym.DSOs[j]
 		if a.UnresolvedWeight != b.UnresolvedWeight {
 			return a.UnresolvedWeight > b.UnresolvedWeight
+		}
+		if a.ChainWeight != b.ChainWeight {
+			return a.ChainWeight > b.ChainWeight
 		}
 		return a.Unresolved > b.Unresolved
 	})
@@ -567,10 +583,10 @@ func (st *Stats) WriteTable(w io.Writer) error {
 		sy.FramesResolved, sy.Frames, share(sy.FramesResolved, sy.Frames),
 		sy.SamplesResolve, sy.Samples, share(sy.WeightResolved, sy.Weight))
 	if len(sy.DSOs) > 0 {
-		t = newTable(bw, []string{"DSO", "Reason", "Unresolved weight", "Share", "Unresolved frames", "Frames"}, 2, 3, 4, 5)
+		t = newTable(bw, []string{"DSO", "Reason", "Unresolved IP weight", "Share", "In chains", "Unresolved frames", "Frames"}, 2, 3, 4, 5, 6)
 		for _, d := range sy.DSOs {
 			t.Append([]string{d.DSO, d.Reason, strconv.FormatUint(d.UnresolvedWeight, 10), share(d.UnresolvedWeight, sy.Weight),
-				strconv.FormatUint(d.Unresolved, 10), strconv.FormatUint(d.Frames, 10)})
+				share(d.ChainWeight, sy.Weight), strconv.FormatUint(d.Unresolved, 10), strconv.FormatUint(d.Frames, 10)})
 		}
 		if err := render(t); err != nil {
 			return err

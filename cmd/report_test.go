@@ -1,0 +1,163 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/perfstitch/perfstitch/internal/iostreams"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+	"github.com/perfstitch/perfstitch/output"
+)
+
+// hermeticFactory returns a factory whose environment is empty (no
+// $HOME/.debug build-id cache), as the corpus goldens were made.
+func hermeticFactory() (*Factory, *bytes.Buffer, *bytes.Buffer) {
+	io, _, out, errOut := iostreams.Test()
+	return &Factory{IO: io, Getenv: func(string) string { return "" }}, out, errOut
+}
+
+// runCmd runs perfstitch with args and returns stdout, failing on a
+// non-zero exit.
+func runCmd(tb testing.TB, args ...string) string {
+	tb.Helper()
+	f, out, errOut := hermeticFactory()
+	if code := Run(context.Background(), f, args); code != ExitOK {
+		tb.Fatalf("perfstitch %s: exit %d, stderr:\n%s", strings.Join(args, " "), code, errOut)
+	}
+	return out.String()
+}
+
+func TestNewCmdReport(t *testing.T) {
+	tests := []struct {
+		args    string
+		want    ReportOptions
+		wantErr string
+	}{
+		{args: "", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
+		{args: "x.data --no-children --sort comm,dso,sym --format perf",
+			want: ReportOptions{Common: CommonOptions{Input: "x.data"}, Format: output.TablePerf, FormatSet: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
+		{args: "--stdio -s sym,pid -g folded,2,callee",
+			want: ReportOptions{Format: output.TablePerf, FormatSet: true, Children: true, CallGraph: output.CallGraphFolded, GraphLimit: 2, Order: output.OrderCallee, Sort: []output.SortKey{output.SortSym, output.SortPID}}},
+		{args: "-G --percent-limit 5 -g none --format json",
+			want: ReportOptions{Format: output.TableJSON, FormatSet: true, Children: true, CallGraph: output.CallGraphNone, GraphLimit: 5, PercentLimit: 5, Order: output.OrderCaller, Sort: output.DefaultSortKeys()}},
+		{args: "--sort bogus", wantErr: `--sort: unknown sort key "bogus"`},
+		{args: "-g wiggly", wantErr: `--call-graph: unknown call-graph mode "wiggly"`},
+		{args: "--percent-limit lots", wantErr: `--percent-limit: "lots" is not a percentage`},
+		{args: "--format csv", wantErr: `unknown format "csv"`},
+		{args: "--stdio --format json", wantErr: "--stdio conflicts with --format json"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.args, func(t *testing.T) {
+			f, _, _ := hermeticFactory()
+			var got *ReportOptions
+			cmd := NewCmdReport(f, func(o *ReportOptions) error { got = o; return nil })
+			cmd.SetArgs(strings.Fields(tt.args))
+			cmd.SetOut(&bytes.Buffer{})
+			cmd.SetErr(&bytes.Buffer{})
+			err := cmd.Execute()
+			if tt.wantErr != "" {
+				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
+					t.Fatalf("error %v, want %q", err, tt.wantErr)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			got.Common = CommonOptions{Input: got.Common.Input}
+			if d := cmp.Diff(tt.want, *got); d != "" {
+				t.Errorf("options (-want +got):\n%s", d)
+			}
+		})
+	}
+}
+
+// knownReportDiffs are the corpus goldens perfstitch does not reproduce,
+// with the reason.
+var knownReportDiffs = map[string]string{
+	"dwarf": "needs DWARF unwinding of the user stack and inlined frames (perf --call-graph dwarf)",
+}
+
+// TestReportCorpus runs report on every corpus recording and compares
+// the perf format with perf report --stdio, --no-children --sort
+// comm,dso,sym (report.txt) and --children (report-children.txt), byte
+// for byte.
+func TestReportCorpus(t *testing.T) {
+	identical, total := 0, 0
+	for _, c := range testfixture.Corpus(t) {
+		for _, g := range []struct{ golden, flags string }{
+			{"report.txt", "--no-children --sort comm,dso,sym"},
+			{"report-children.txt", "--children"},
+		} {
+			want, err := os.ReadFile(c.Golden(g.golden))
+			if err != nil {
+				t.Fatal(err)
+			}
+			args := append([]string{"report", "--format", "perf", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms}, strings.Fields(g.flags)...)
+			have := runCmd(t, args...)
+			total++
+			if have == string(want) {
+				identical++
+				continue
+			}
+			d := firstLineDiff(have, string(want))
+			if why, ok := knownReportDiffs[c.Name]; ok {
+				t.Logf("%s/%s differs (known: %s) at %s", c.Name, g.golden, why, d)
+				continue
+			}
+			t.Errorf("%s/%s differs at %s", c.Name, g.golden, d)
+		}
+	}
+	t.Logf("%d/%d report goldens byte-identical", identical, total)
+}
+
+func firstLineDiff(have, want string) string {
+	hl, wl := strings.Split(have, "\n"), strings.Split(want, "\n")
+	for i := 0; i < len(hl) || i < len(wl); i++ {
+		var h, w string
+		if i < len(hl) {
+			h = hl[i]
+		}
+		if i < len(wl) {
+			w = wl[i]
+		}
+		if h != w {
+			return fmt.Sprintf("line %d:\n\thave %q\n\twant %q", i+1, h, w)
+		}
+	}
+	return "(equal)"
+}
+
+// TestReportFormats checks that the table and JSON formats carry the same
+// rows as the perf text on one recording.
+func TestReportFormats(t *testing.T) {
+	c := testfixture.Corpus(t)[0]
+	base := []string{"report", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, "--no-children"}
+	perf := runCmd(t, append(base, "--format", "perf")...)
+	table := runCmd(t, append(base, "--format", "table")...)
+	js := runCmd(t, append(base, "--format", "json", "-g", "none")...)
+	var rows int
+	for _, line := range strings.Split(perf, "\n") {
+		if !strings.HasPrefix(line, "  ") || !strings.HasSuffix(strings.Fields(line)[0], "%") {
+			continue
+		}
+		rows++
+		fs := strings.Fields(line)
+		sym := strings.Join(fs[4:], " ")
+		if !strings.Contains(table, sym) {
+			t.Errorf("table lacks row %q", line)
+		}
+	}
+	if rows == 0 {
+		t.Fatal("no rows in the perf text")
+	}
+	if n := strings.Count(js, `"self_percent"`); n != rows {
+		t.Errorf("JSON has %d rows, perf text %d", n, rows)
+	}
+}
