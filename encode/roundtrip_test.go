@@ -76,6 +76,9 @@ func dataRecords(recs []decode.Record) []decode.Record {
 		if c.Attr != nil {
 			c.Attr = &decode.EventAttr{Index: c.Attr.Index}
 		}
+		if a, ok := r.(*decode.Auxtrace); ok {
+			a.DataOffset = 0 // where the AUX data would be in the file
+		}
 		out = append(out, r)
 	}
 	return out
