@@ -1,0 +1,114 @@
+package cmd
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+	"github.com/perfstitch/perfstitch/output"
+)
+
+// corpusSkip lists corpus cases perfstitch does not reproduce, and why.
+var corpusSkip = map[string]string{
+	"dwarf": "needs DWARF unwinding of the copied user stacks (--call-graph dwarf) and addr2line inline frames, out of scope",
+}
+
+// TestScriptCorpus compares perfstitch script with perf 6.1's goldens for
+// every case of ../shared/corpus: script.txt through the whole command,
+// and script-F, -G, the task/mmap events and the collapsed outputs from
+// one pass of the pipeline feeding every writer (to keep the test fast).
+func TestScriptCorpus(t *testing.T) {
+	for _, c := range testfixture.Corpus(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			if why, ok := corpusSkip[c.Name]; ok {
+				t.Skip(why)
+			}
+			f, out, errOut := testFactory()
+			code := Run(context.Background(), f, []string{"script", "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data})
+			if code != ExitOK {
+				t.Fatalf("exit %d: %s", code, errOut)
+			}
+			check(t, c.Golden("script.txt"), out.Bytes())
+
+			fields := "comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,period"
+			if c.Name == "c-pie-so" {
+				fields = "comm,pid,tid,time,event,ip,sym,symoff,dso,period" // no PERF_SAMPLE_CPU
+			}
+			fs, err := output.ParseFields(fields)
+			if err != nil {
+				t.Fatal(err)
+			}
+			p, err := openPipeline(context.Background(), &CommonOptions{IO: f.IO, Getenv: f.Getenv,
+				Input: c.Data, Symfs: c.Symfs, Kallsyms: c.Kallsyms})
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer p.Close()
+			p.ShowRecords(decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit,
+				decode.RecordTypeMmap, decode.RecordTypeMmap2)
+			var bF, bG, bEv, bCol, bAll, eCol, eAll bytes.Buffer
+			textF := output.NewText(&bF, p.Attrs, output.TextOptions{Fields: fs})
+			textG := output.NewText(&bG, p.Attrs, output.TextOptions{HideCallchain: true})
+			textEv := output.NewText(&bEv, p.Attrs, output.TextOptions{HideCallchain: true})
+			col := output.NewCollapsed(&bCol, &eCol, p.Attrs, output.CollapsedOptions{})
+			colAll := output.NewCollapsed(&bAll, &eAll, p.Attrs, output.CollapsedOptions{All: true})
+			sinks := []output.Sink{textF, textG, textEv, col, colAll}
+			for p.Next() {
+				if ev := p.Event(); ev != nil {
+					for _, s := range sinks {
+						if err := s.Add(ev); err != nil {
+							t.Fatal(err)
+						}
+					}
+				} else if err := textEv.AddRecord(p.Record()); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := p.Err(); err != nil {
+				t.Fatal(err)
+			}
+			for _, s := range sinks {
+				if err := s.Flush(); err != nil {
+					t.Fatal(err)
+				}
+			}
+			check(t, c.Golden("script-F.txt"), bF.Bytes())
+			check(t, c.Golden("script-nocallchain.txt"), bG.Bytes())
+			check(t, c.Golden("script-events.txt"), bEv.Bytes())
+			check(t, c.Golden("collapsed.txt"), bCol.Bytes())
+			check(t, c.Golden("collapsed-all.txt"), bAll.Bytes())
+			checkStderr(t, c.Golden("collapsed.txt.stderr"), eCol.Bytes())
+			checkStderr(t, c.Golden("collapsed-all.txt.stderr"), eAll.Bytes())
+		})
+	}
+}
+
+// check reports the first line where got differs from the golden file.
+func check(t *testing.T, golden string, got []byte) {
+	t.Helper()
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Errorf("golden: %v", err)
+		return
+	}
+	if d := firstDiff(got, want); d != "" {
+		t.Errorf("%s: first difference at %s", golden, d)
+	}
+}
+
+// checkStderr compares diagnostics with a *.stderr golden, which exists
+// only when perf (or stackcollapse-perf.pl) printed something.
+func checkStderr(t *testing.T, golden string, got []byte) {
+	t.Helper()
+	want, err := os.ReadFile(golden)
+	if err != nil && !os.IsNotExist(err) {
+		t.Errorf("golden: %v", err)
+		return
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s: stderr %q, want %q", golden, got, want)
+	}
+}
