@@ -61,6 +61,8 @@ type File struct {
 	dec    decoder
 	data   io.Reader // the record stream
 	base   int64     // offset of the first byte of data
+	// dataEnd is where the data section must end (-1: at EOF).
+	dataEnd int64
 	// prelude holds records NewPipe read ahead (cloned), delivered first.
 	prelude []Record
 	// fr is the frame reader NewPipe started; Records continues with it.
@@ -213,6 +215,10 @@ func newFile(r io.ReaderAt, size int64) (*File, error) {
 	}
 	f.data = io.NewSectionReader(r, int64(h.Data.Offset), end)
 	f.base = int64(h.Data.Offset)
+	f.dataEnd = -1
+	if h.Data.Size > 0 {
+		f.dataEnd = f.base + end
+	}
 	return f, nil
 }
 

@@ -24,10 +24,13 @@ type frameReader struct {
 	base  int64 // stream offset of buf[0]
 	eof   bool
 	rerr  error // read error other than EOF
+	// want is the stream offset where the input should end (the end of
+	// the data section), or -1 when only EOF tells (pipes).
+	want int64
 }
 
 func newFrameReader(r io.Reader, e endian, base int64, size int) *frameReader {
-	return &frameReader{r: r, e: e, buf: make([]byte, size), base: base}
+	return &frameReader{r: r, e: e, buf: make([]byte, size), base: base, want: -1}
 }
 
 // offset returns the stream offset of the next unconsumed byte.
@@ -96,6 +99,10 @@ func (fr *frameReader) next() ([]byte, int64, error) {
 			return nil, off, fr.rerr
 		}
 		if fr.end == fr.start {
+			if fr.want >= 0 && off < fr.want {
+				return nil, off, &FormatError{Offset: off, Field: "data",
+					Err: fmt.Errorf("data section ends at %#x, file at %#x: %w", fr.want, off, io.ErrUnexpectedEOF)}
+			}
 			return nil, off, io.EOF
 		}
 		return nil, off, &FormatError{Offset: off, Field: "header", Err: io.ErrUnexpectedEOF}

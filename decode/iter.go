@@ -66,6 +66,7 @@ func (f *File) Records(order Order) *Records {
 		rs.fr = f.fr
 	} else {
 		rs.fr = newFrameReader(f.data, f.dec.e, f.base, frameBufSize)
+		rs.fr.want = f.dataEnd
 	}
 	rs.prelude = f.prelude
 	f.prelude = nil
