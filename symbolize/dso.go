@@ -112,10 +112,16 @@ func (s *Symbolizer) load(d *dso) {
 		s.loadUser(d)
 	case dsoPerfMap:
 		s.loadPerfMap(d)
-	case dsoKernel, dsoModule:
-		// Filled by the symbolizer from kallsyms (see loadKernel).
+	case dsoKernel:
+		// Filled from kallsyms by loadKernel.
 		if len(d.tab.syms) > 0 {
 			d.reason = Resolved
+		}
+	case dsoModule:
+		if s.ksyms == nil {
+			d.reason = NoKallsyms
+		} else if t := s.ksyms.modules[d.short]; t != nil {
+			d.tab, d.path, d.reason = *t, s.opts.Kallsyms, Resolved
 		}
 	case dsoKsym:
 		d.reason = Resolved

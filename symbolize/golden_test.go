@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -79,18 +80,32 @@ func ipLine(f *Frame) string {
 // resolveCase decodes c, resolves every sample and compares its frames with
 // the golden callchain lines. drop, when set, filters side-band records.
 func resolveCase(t testing.TB, c testfixture.CorpusCase, mapsDir string, drop func(decode.Record) bool) caseResult {
+	return resolveGolden(t, goldenSpec{
+		Name: c.Name, Data: c.Data, Symfs: c.Symfs, Kallsyms: c.Kallsyms, Maps: mapsDir,
+		Script: c.Golden("script.txt"), ScriptG: c.Golden("script-nocallchain.txt"),
+	}, drop)
+}
+
+// goldenSpec names a recording, what to symbolize it with, and perf's
+// outputs for it.
+type goldenSpec struct {
+	Name, Data, Symfs, Kallsyms, Maps string
+	Script, ScriptG                   string // perf script and perf script -G outputs
+}
+
+func resolveGolden(t testing.TB, c goldenSpec, drop func(decode.Record) bool) caseResult {
 	t.Helper()
 	f, err := decode.Open(c.Data)
 	if err != nil {
 		t.Fatalf("%s: %v", c.Name, err)
 	}
 	defer f.Close()
-	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, MapsDir: mapsDir, Meta: &f.Meta})
+	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, MapsDir: c.Maps, Meta: &f.Meta})
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := goldenFrames(t, c.Golden("script.txt"))
-	wantIP := readLines(t, c.Golden("script-nocallchain.txt"))
+	want := goldenFrames(t, c.Script)
+	wantIP := readLines(t, c.ScriptG)
 	var res caseResult
 	var ev Event
 	rs := f.Records(decode.TimeOrder)
@@ -194,6 +209,88 @@ func TestMapsSnapshot(t *testing.T) {
 			}
 			t.Logf("%d MMAP records dropped; %d samples (IP identical %d), %d/%d frames identical",
 				dropped, res.samples, res.ipMatch, res.match, res.frames)
+			if res.firstDiff != "" {
+				t.Errorf("first difference: %s", res.firstDiff)
+			}
+		})
+	}
+}
+
+// TestTestdataGolden checks the module's own small recordings
+// (testdata/CASE, see testdata/README.md) like TestCorpusGolden.
+func TestTestdataGolden(t *testing.T) {
+	root := testfixture.Testdata(t)
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Skip(err)
+	}
+	n := 0
+	for _, e := range ents {
+		dir := filepath.Join(root, e.Name())
+		if _, err := os.Stat(filepath.Join(dir, "perf.data")); err != nil {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, "script-G.txt")); err != nil {
+			continue
+		}
+		n++
+		t.Run(e.Name(), func(t *testing.T) {
+			res := resolveGolden(t, goldenSpec{
+				Name: e.Name(), Data: filepath.Join(dir, "perf.data"), Symfs: filepath.Join(dir, "symfs"),
+				Kallsyms: filepath.Join(root, "kallsyms"),
+				Script:   filepath.Join(dir, "script.txt"), ScriptG: filepath.Join(dir, "script-G.txt"),
+			}, nil)
+			t.Logf("%d samples (IP identical %d, comm %d), %d/%d frames identical",
+				res.samples, res.ipMatch, res.commMatch, res.match, res.frames)
+			if res.firstDiff != "" {
+				t.Errorf("first difference: %s", res.firstDiff)
+			}
+		})
+	}
+	if n == 0 {
+		t.Skip("no recordings in testdata")
+	}
+}
+
+// externalSkip lists external recordings whose perf script output holds
+// events perf synthesizes from AUX data (Intel PT), which perfstitch does
+// not decode.
+var externalSkip = map[string]string{
+	"intel_pt-4.14":       "Intel PT samples are synthesized by perf from AUX data",
+	"piped.intel_pt-4.14": "Intel PT samples are synthesized by perf from AUX data",
+}
+
+// TestExternalGolden resolves the foreign recordings of ../shared/external
+// (perf 3.x to 6.16, x86_64, i686, armv7, aarch64) with an empty symfs and
+// an empty kallsyms, as their goldens were made, and checks the [unknown]
+// rules: which DSO each IP and callchain entry falls in, the module names,
+// map-relative addresses and the 127-entry callchain limit.
+func TestExternalGolden(t *testing.T) {
+	if testing.Short() {
+		t.Skip("-short")
+	}
+	root := filepath.Join(testfixture.SharedDir(t), "external")
+	datas, _ := filepath.Glob(filepath.Join(root, "*", "*", "perf.data"))
+	if len(datas) == 0 {
+		t.Skip("no external recordings")
+	}
+	empty := t.TempDir()
+	for _, d := range datas {
+		dir := filepath.Dir(d)
+		name := filepath.Base(dir)
+		if _, err := os.Stat(filepath.Join(dir, "script-G.txt")); err != nil {
+			continue // perf 6.1 could not read it either
+		}
+		t.Run(name, func(t *testing.T) {
+			if why, ok := externalSkip[name]; ok {
+				t.Skip(why)
+			}
+			res := resolveGolden(t, goldenSpec{
+				Name: name, Data: d, Symfs: empty, Kallsyms: os.DevNull,
+				Script: filepath.Join(dir, "script.txt"), ScriptG: filepath.Join(dir, "script-G.txt"),
+			}, nil)
+			t.Logf("%d samples (IP identical %d, comm %d), %d/%d frames identical",
+				res.samples, res.ipMatch, res.commMatch, res.match, res.frames)
 			if res.firstDiff != "" {
 				t.Errorf("first difference: %s", res.firstDiff)
 			}

@@ -25,10 +25,17 @@ type Options struct {
 	BuildIDDir string
 	// NoDemangle prints C++/Rust names as mangled (perf --no-demangle).
 	NoDemangle bool
+	// MaxStack limits the callchain addresses resolved per sample (perf
+	// --max-stack); 0 means [DefaultMaxStack], negative means no limit.
+	MaxStack int
 	// Meta is the recording's feature data: its build-id table and
 	// OSRelease. May be nil.
 	Meta *decode.Meta
 }
+
+// DefaultMaxStack is perf's default --max-stack (PERF_MAX_STACK_DEPTH):
+// perf script and perf report show at most this many callchain entries.
+const DefaultMaxStack = 127
 
 // DefaultBuildIDDir returns perf's default build-id cache, $HOME/.debug,
 // or "" when HOME is unset.
@@ -312,9 +319,17 @@ func (s *Symbolizer) observeKernelMmap(r *decode.Mmap) {
 			s.kernelFrom = r.Addr
 		}
 	default:
-		// A kernel module: "/lib/modules/.../name.ko[.xz]" becomes "[name]".
+		// A kernel module: "/lib/modules/.../name.ko[.xz]" is the DSO
+		// "[name]", unless the build-id table already named a DSO by the
+		// path: perf then finds that one by its short name and prints the
+		// path.
 		mod := moduleName(name)
-		d := s.findDSO(mod, dsoModule)
+		dsoName := mod
+		if _, ok := s.buildIDs[name]; ok {
+			dsoName = name
+		}
+		d := s.findDSO(dsoName, dsoModule)
+		d.short = mod
 		s.kspace.insert(mapping{start: r.Addr, end: r.Addr + r.Len, dso: d, identity: true})
 	}
 }
@@ -403,12 +418,6 @@ func (s *Symbolizer) loadKernel() {
 			s.kernelFrom = start
 		}
 	}
-	for name, t := range ks.modules {
-		if d := s.dsos[name]; d != nil && d.kind == dsoModule {
-			d.tab = *t
-			d.loaded, d.path, d.reason = true, s.opts.Kallsyms, Resolved
-		}
-	}
 }
 
 // isKernelAddr reports whether addr is in the kernel half (perf's
@@ -469,14 +478,23 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 	ev.Comm = t.comm
 	period := ds.Period
 
-	mode := ds.CPUMode()
-	s.resolveAddr(&ev.IP, ds.IP, mode, ds.PID, true, period)
+	s.resolveAddr(&ev.IP, ds.IP, ds.CPUMode(), ds.PID, period)
 
 	chain := ds.Callchain
-	mode = decode.CPUModeUser
+	mode := decode.CPUModeUser
+	maxStack := s.opts.MaxStack
+	if maxStack == 0 {
+		maxStack = DefaultMaxStack
+	}
+	entries := 0
 	for i := 0; i < len(chain); i++ {
 		ip := chain[i]
-		if ip >= decode.ContextMax {
+		if ip < decode.ContextMax {
+			if maxStack > 0 && entries >= maxStack {
+				break
+			}
+			entries++
+		} else {
 			switch ip {
 			case decode.ContextHV:
 				mode = decode.CPUModeHypervisor
@@ -507,14 +525,15 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 			continue
 		}
 		ev.Frames = append(ev.Frames, Frame{})
-		s.resolveAddr(&ev.Frames[len(ev.Frames)-1], ip, mode, ds.PID, false, period)
+		s.resolveAddr(&ev.Frames[len(ev.Frames)-1], ip, mode, ds.PID, period)
 	}
 }
 
 // resolveAddr fills f for address addr seen in cpumode mode by a thread of
-// process pid. fallback enables perf's thread__find_map_fb retry in the
-// other address space (used for the sample IP).
-func (s *Symbolizer) resolveAddr(f *Frame, addr uint64, mode decode.CPUMode, pid int32, fallback bool, period uint64) {
+// process pid. There is no retry in the other address space: perf's
+// thread__find_map_fb retries only on single-address-space machines
+// (sparc), never on x86 or arm.
+func (s *Symbolizer) resolveAddr(f *Frame, addr uint64, mode decode.CPUMode, pid int32, period uint64) {
 	*f = Frame{Addr: addr, MapAddr: addr}
 	var m *mapping
 	kernel := mode == decode.CPUModeKernel
@@ -523,15 +542,6 @@ func (s *Symbolizer) resolveAddr(f *Frame, addr uint64, mode decode.CPUMode, pid
 		m = s.kernelMap(addr)
 	case decode.CPUModeUser:
 		m = s.userMap(pid, addr)
-	}
-	if m == nil && fallback {
-		if k := s.isKernelAddr(addr); k && !kernel {
-			kernel = true
-			m = s.kernelMap(addr)
-		} else if !k && kernel {
-			kernel = false
-			m = s.userMap(pid, addr)
-		}
 	}
 	if m == nil {
 		f.DSO, f.DSOShort, f.Reason = "[unknown]", "[unknown]", NoMap
