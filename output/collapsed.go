@@ -83,8 +83,8 @@ func (c *Collapsed) Add(ev *symbolize.Event) error {
 	}
 	period := uint64(1)
 	if cfg.fields&FieldEvent != 0 {
-		if cfg.fields&FieldPeriod != 0 && ev.Sample.Period != 0 {
-			period = ev.Sample.Period
+		if p := shownPeriod(ev.Sample.Sample); cfg.fields&FieldPeriod != 0 && p != 0 {
+			period = p
 		}
 		event := cfg.name
 		if i := strings.LastIndexAny(event, " \t"); i >= 0 {
