@@ -64,7 +64,13 @@ func TestReportPerfFromScript(t *testing.T) {
 			}
 			total++
 			if d := firstDiff(buf.Bytes(), want); d != "" {
-				t.Logf("%s/%s differs at %s", c.Name, g.golden, d)
+				if c.Name == "dwarf" {
+					// perf script shows inlined frames, which
+					// symbolize.Frame cannot carry yet.
+					t.Logf("%s/%s differs (known: inlined frames) at %s", c.Name, g.golden, d)
+				} else {
+					t.Errorf("%s/%s differs at %s", c.Name, g.golden, d)
+				}
 				continue
 			}
 			identical++
