@@ -1,9 +1,11 @@
 package symbolize
 
 import (
+	"encoding/binary"
 	"encoding/hex"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
@@ -101,5 +103,38 @@ func TestFindBinary(t *testing.T) {
 				t.Errorf("diagnostic %+v, want path %q mismatches %d", d, tt.wantPath, tt.mismatches)
 			}
 		})
+	}
+}
+
+// TestRunningKernelMatches checks when /proc/kallsyms may stand in for a
+// missing --kallsyms: only for the recording's own kernel.
+func TestRunningKernelMatches(t *testing.T) {
+	notes, err := os.ReadFile("/sys/kernel/notes")
+	if err != nil {
+		t.Skipf("no kernel notes: %v", err)
+	}
+	id := findBuildIDNote(notes, binary.NativeEndian)
+	if id == nil {
+		t.Skip("running kernel has no build id")
+	}
+	wrong := append([]byte(nil), id...)
+	wrong[0] ^= 1
+	rel, _ := os.ReadFile("/proc/sys/kernel/osrelease")
+	tests := []struct {
+		name string
+		meta *decode.Meta
+		want bool
+	}{
+		{"nil", nil, false},
+		{"same build id", &decode.Meta{BuildIDs: []decode.BuildID{{Filename: "[kernel.kallsyms]", ID: id}}}, true},
+		{"other build id, same release", &decode.Meta{OSRelease: strings.TrimSpace(string(rel)),
+			BuildIDs: []decode.BuildID{{Filename: "[kernel.kallsyms]", ID: wrong}}}, false},
+		{"same release, no kernel build id", &decode.Meta{OSRelease: strings.TrimSpace(string(rel))}, len(rel) > 0},
+		{"other release", &decode.Meta{OSRelease: "0.0.0-none"}, false},
+	}
+	for _, tt := range tests {
+		if got := runningKernelMatches(tt.meta); got != tt.want {
+			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
+		}
 	}
 }

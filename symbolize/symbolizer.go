@@ -1,6 +1,7 @@
 package symbolize
 
 import (
+	"encoding/binary"
 	"os"
 	"path"
 	"strings"
@@ -103,13 +104,34 @@ func New(opts Options) (*Symbolizer, error) {
 			s.addBuildID(b.Filename, b.ID)
 		}
 	}
-	if s.opts.Kallsyms == "" && opts.Meta != nil && opts.Meta.OSRelease != "" {
-		if rel, err := os.ReadFile("/proc/sys/kernel/osrelease"); err == nil &&
-			strings.TrimSpace(string(rel)) == opts.Meta.OSRelease {
-			s.opts.Kallsyms = "/proc/kallsyms"
-		}
+	if s.opts.Kallsyms == "" && runningKernelMatches(opts.Meta) {
+		s.opts.Kallsyms = "/proc/kallsyms"
 	}
 	return s, nil
+}
+
+// runningKernelMatches reports whether the recording was made on the
+// running kernel: by the kernel build id of the build-id table against
+// /sys/kernel/notes when the table has one, else by OSRelease.
+func runningKernelMatches(meta *decode.Meta) bool {
+	if meta == nil {
+		return false
+	}
+	for _, b := range meta.BuildIDs {
+		if b.Filename != kernelName && !strings.HasPrefix(b.Filename, kernelName) {
+			continue
+		}
+		notes, err := os.ReadFile("/sys/kernel/notes")
+		if err != nil {
+			return false
+		}
+		return buildIDEqual(findBuildIDNote(notes, binary.NativeEndian), b.ID)
+	}
+	if meta.OSRelease == "" {
+		return false
+	}
+	rel, err := os.ReadFile("/proc/sys/kernel/osrelease")
+	return err == nil && strings.TrimSpace(string(rel)) == meta.OSRelease
 }
 
 func (s *Symbolizer) addBuildID(name string, id []byte) {
