@@ -122,6 +122,7 @@ var variants = []struct {
 	{"file-z81", Options{Compress: decode.RecordTypeCompressed}},
 	{"file-z83-be", Options{Compress: decode.RecordTypeCompressed2, ByteOrder: binary.BigEndian}},
 	{"pipe-z81", Options{Pipe: true, Compress: decode.RecordTypeCompressed}},
+	{"file-z81-init", Options{Compress: decode.RecordTypeCompressed, CompressAfterInit: true}},
 }
 
 // checkRoundTrip re-encodes d in every variant and checks that the new

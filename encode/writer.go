@@ -60,6 +60,11 @@ type Options struct {
 	// when Meta has none.
 	Compress decode.RecordType
 
+	// CompressAfterInit compresses only the kernel records written after
+	// the first FINISHED_INIT record, as perf record -z does (the
+	// synthesized start-up MMAP/COMM records stay uncompressed).
+	CompressAfterInit bool
+
 	// CompressLevel is the zstd level (perf's --compression-level); 0 means
 	// 1, perf's default.
 	CompressLevel int
@@ -106,6 +111,7 @@ type Writer struct {
 	nData  uint64         // bytes of records written
 	rec    []byte         // scratch for one record
 	comp   *compressor
+	init   bool  // a FINISHED_INIT was written
 	err    error // first write error; the Writer is unusable after it
 	closed bool
 }
@@ -225,8 +231,13 @@ func (w *Writer) writePipeHeader() error {
 		}
 	}
 	b.B, _ = AppendRecord(b.B, w.order, &decode.HeaderFeature{Feature: end}, nil)
-	_, err := w.out.Write(b.B)
-	return err
+	if _, err := w.out.Write(b.B); err != nil {
+		return fmt.Errorf("write header: %w", err)
+	}
+	if err := w.out.Flush(); err != nil { // a reader at the other end of a pipe can start
+		return fmt.Errorf("write header: %w", err)
+	}
+	return nil
 }
 
 // fileHeader returns the file header followed by the id arrays and the
@@ -312,7 +323,10 @@ func (w *Writer) WriteRecord(r decode.Record) error {
 		return err
 	}
 	w.rec = rec
-	if w.comp != nil && r.Type() < 64 {
+	if r.Type() == decode.RecordTypeFinishedInit {
+		w.init = true
+	}
+	if w.comp != nil && r.Type() < 64 && (w.init || !w.opts.CompressAfterInit) {
 		w.comp.pending = append(w.comp.pending, rec...)
 		if len(w.comp.pending) >= compressChunk {
 			return w.flushCompressed()
