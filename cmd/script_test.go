@@ -12,6 +12,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/perfstitch/perfstitch/internal/iostreams"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
@@ -211,6 +212,48 @@ func TestScriptRun(t *testing.T) {
 						t.Errorf("stderr: %q, want %q", errOut, wantErr)
 					}
 				})
+			}
+		}
+	}
+}
+
+// TestScriptJSONSchema checks the JSON goldens of TestScriptRun against
+// docs/json.schema.json.
+func TestScriptJSONSchema(t *testing.T) {
+	path := filepath.Join(testfixture.ModuleRoot(t), "docs", "json.schema.json")
+	fh, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	doc, err := jsonschema.UnmarshalJSON(fh)
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("json.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	sch, err := c.Compile("json.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	files, _ := filepath.Glob(filepath.Join("testdata", "*.json.jsonl"))
+	if len(files) == 0 {
+		t.Fatal("no JSON goldens")
+	}
+	for _, name := range files {
+		data, err := os.ReadFile(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for i, line := range strings.Split(strings.TrimSuffix(string(data), "\n"), "\n") {
+			v, err := jsonschema.UnmarshalJSON(strings.NewReader(line))
+			if err != nil {
+				t.Fatalf("%s:%d: %v", name, i+1, err)
+			}
+			if err := sch.Validate(v); err != nil {
+				t.Errorf("%s:%d: %v", name, i+1, err)
 			}
 		}
 	}
