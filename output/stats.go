@@ -131,6 +131,9 @@ type StatsHeader struct {
 	NrCPUsAvail uint32   `json:"nr_cpus_available,omitempty"`
 	Cmdline     []string `json:"cmdline,omitempty"`
 	Pipe        bool     `json:"pipe_mode"`
+	// AuxTrace says the file has an AUXTRACE feature section (AUX area
+	// data, e.g. Intel PT).
+	AuxTrace bool `json:"auxtrace"`
 	// FirstSample and LastSample are perf clock nanoseconds.
 	FirstSample uint64 `json:"first_sample_ns"`
 	LastSample  uint64 `json:"last_sample_ns"`
@@ -266,6 +269,11 @@ func (c *StatsCollector) Stats(in StatsInput) *Stats {
 		h.Hostname, h.OSRelease, h.PerfVersion, h.Arch = m.Hostname, m.OSRelease, m.Version, m.Arch
 		h.NrCPUs, h.NrCPUsAvail, h.Cmdline = m.NrCPUsOnline, m.NrCPUsAvail, m.Cmdline
 		h.Pipe = f.Header.Pipe
+		for _, feat := range m.Features {
+			if feat == decode.FeatureAuxtrace {
+				h.AuxTrace = true
+			}
+		}
 		if m.SampleTime != nil && m.SampleTime.Last != 0 {
 			h.FirstSample, h.LastSample = m.SampleTime.First, m.SampleTime.Last
 		}
@@ -432,7 +440,11 @@ func (st *Stats) WritePerf(w io.Writer) error {
 	for _, r := range st.Records {
 		total += r.Count
 	}
-	bw.WriteString("\nAggregated stats:\n")
+	msg := ""
+	if st.Header.AuxTrace {
+		msg = " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)"
+	}
+	bw.WriteString("\nAggregated stats:" + msg + "\n")
 	fmt.Fprintf(bw, "%16s events: %10d\n", "TOTAL", uint32(total))
 	for _, r := range st.Records {
 		if strings.HasPrefix(r.Type, "type ") {
