@@ -5,11 +5,14 @@ import (
 	"context"
 	"fmt"
 	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/deferralsim"
 	"github.com/perfstitch/perfstitch/internal/iostreams"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/output"
@@ -159,5 +162,40 @@ func TestReportFormats(t *testing.T) {
 	}
 	if n := strings.Count(js, `"self_percent"`); n != rows {
 		t.Errorf("JSON has %d rows, perf text %d", n, rows)
+	}
+}
+
+// TestReportDeferredSimulated checks that stitching restores the profile:
+// the report of a recording rewritten with deferred user callchains (cookie
+// and seed ABI, duplicated records) is perf's report of the original.
+func TestReportDeferredSimulated(t *testing.T) {
+	c := corpusCase(t, "c-pie-so")
+	want, err := os.ReadFile(c.Golden("report-children.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, opts := range []deferralsim.Options{
+		{ABI: decode.DeferredCookie, Duplicate: true},
+		{ABI: decode.DeferredSeed},
+	} {
+		path := filepath.Join(t.TempDir(), "deferred.data")
+		w, err := os.Create(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		truth, err := deferralsim.Simulate(c.Data, w, opts)
+		if cerr := w.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			t.Fatal(err)
+		}
+		if truth.Deferred() == 0 {
+			t.Fatal("the simulator deferred nothing")
+		}
+		have := runCmd(t, "report", "--format", "perf", "-i", path, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
+		if have != string(want) {
+			t.Errorf("%+v: report of the deferred file differs from perf's report of the original at %s", opts, firstLineDiff(have, string(want)))
+		}
 	}
 }
