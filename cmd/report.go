@@ -164,7 +164,8 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		CallGraphLimit: opts.GraphLimit,
 		Order:          opts.Order,
 		PercentLimit:   opts.PercentLimit,
-		Pipe:           p.File().Header.Pipe,
+		// perf's pipe-mode quirk only where perf's text is wanted.
+		Pipe: p.File().Header.Pipe && format == output.TablePerf,
 	})
 	p.ShowRecords(decode.RecordTypeMmap, decode.RecordTypeMmap2, decode.RecordTypeLostSamples)
 	for p.Next() {

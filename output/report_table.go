@@ -132,12 +132,12 @@ type ReportJSON struct {
 
 // ReportEventJSON is one event's histogram.
 type ReportEventJSON struct {
-	Event       string          `json:"event"`
-	Samples     uint64          `json:"samples"`
-	EventCount  uint64          `json:"event_count"`
-	Rows        []ReportRowJSON `json:"rows"`
-	CallGraph   string          `json:"call_graph,omitempty"`
-	GraphLimitP float64         `json:"call_graph_limit_percent,omitempty"`
+	Event          string          `json:"event"`
+	Samples        uint64          `json:"samples"`
+	EventCount     uint64          `json:"event_count"`
+	Rows           []ReportRowJSON `json:"rows"`
+	CallGraph      string          `json:"call_graph,omitempty"`
+	CallGraphLimit float64         `json:"call_graph_limit_percent,omitempty"`
 }
 
 // ReportRowJSON is one row. Percentages are of the event's total period.
@@ -183,7 +183,7 @@ func (r *Report) JSON() *ReportJSON {
 		graph := r.opts.CallGraph != CallGraphNone && s.chains
 		if graph {
 			ev.CallGraph = r.opts.CallGraph.String()
-			ev.GraphLimitP = r.opts.CallGraphLimit
+			ev.CallGraphLimit = r.opts.CallGraphLimit
 		}
 		gp := &graphPrinter{
 			total:   s.totalPeriod,
