@@ -38,6 +38,8 @@ type block struct {
 	commands []string
 }
 
+var collapsedRE = regexp.MustCompile(`^\S.* [0-9]+$`)
+
 var markerRE = regexp.MustCompile(`^<!-- readme-test: ([a-z]+)(?:; (.*?))? -->$`)
 
 func parseReadme(t *testing.T, path string) []block {
@@ -307,6 +309,14 @@ func runLine(t *testing.T, line int, c string) {
 		t.Fatalf("README.md:%d: %q printed nothing (stderr %q)", line, c, errOut)
 	}
 	t.Logf("README.md:%d: %q: %d bytes of output", line, c, out.Len())
+	if strings.Contains(first, "--format collapsed") {
+		// What flamegraph.pl reads: "frame;frame;... count" per line.
+		for i, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
+			if !collapsedRE.MatchString(l) {
+				t.Fatalf("README.md:%d: %q: output line %d is not a collapsed stack: %q", line, c, i+1, l)
+			}
+		}
+	}
 	if redirect != "" {
 		if err := os.WriteFile(redirect, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
