@@ -21,7 +21,7 @@ if [[ -z $gobin ]]; then
 fi
 goreleaser=$gobin/goreleaser
 
-if ! "$goreleaser" --version 2>/dev/null | grep -q "GitVersion:[[:space:]]*${GORELEASER_VERSION#v}\$"; then
+if ! "$goreleaser" --version 2>/dev/null | grep -Eq "GitVersion:[[:space:]]+v?${GORELEASER_VERSION#v}\$"; then
 	echo "release-check: installing goreleaser $GORELEASER_VERSION (takes a few minutes)" >&2
 	go install "github.com/goreleaser/goreleaser/v2@$GORELEASER_VERSION"
 fi
