@@ -16,7 +16,7 @@ type demangler struct {
 	off bool // --no-demangle
 }
 
-func (d demangler) demangle(name string) string {
+func (d demangler) demangle(name string) (out string) {
 	if d.off || len(name) < 3 {
 		return name
 	}
@@ -24,14 +24,20 @@ func (d demangler) demangle(name string) string {
 		return name
 	}
 	// libiberty tries Rust's legacy scheme before C++ (they overlap).
-	if out, ok := rustLegacy(name); ok {
-		return out
+	if r, ok := rustLegacy(name); ok {
+		return r
 	}
-	out, err := demangle.ToString(name, demangle.NoParams, demangle.NoClones, demangle.NoRust)
+	// A demangler failure must not take the run down: keep the name.
+	defer func() {
+		if recover() != nil {
+			out = name
+		}
+	}()
+	r, err := demangle.ToString(name, demangle.NoParams, demangle.NoClones, demangle.NoRust)
 	if err != nil {
 		return name
 	}
-	return out
+	return r
 }
 
 // rustLegacy demangles a legacy Rust symbol
@@ -76,7 +82,7 @@ func rustLegacy(name string) (string, bool) {
 			return "", false
 		}
 		l, err := strconv.Atoi(rest[:j])
-		if err != nil || l == 0 || j+l > len(rest) {
+		if err != nil || l == 0 || l > len(rest)-j {
 			return "", false
 		}
 		idents = append(idents, rest[j:j+l])

@@ -31,6 +31,7 @@ type MapsError struct {
 	Err  error
 }
 
+// Error formats the error as "FILE:LINE: message".
 func (e *MapsError) Error() string {
 	if e.File == "" {
 		return fmt.Sprintf("maps line %d: %v", e.Line, e.Err)
@@ -38,6 +39,7 @@ func (e *MapsError) Error() string {
 	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
 }
 
+// Unwrap returns the underlying error.
 func (e *MapsError) Unwrap() error { return e.Err }
 
 // ParseMaps parses the /proc/PID/maps format strictly: every non-empty

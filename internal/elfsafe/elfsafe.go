@@ -18,6 +18,7 @@ type File struct {
 	*elf.File
 	closer io.Closer
 	name   string
+	size   int64 // file size, -1 if unknown
 }
 
 // Name returns the path the file was opened from ("" after [NewFile]).
@@ -34,6 +35,9 @@ func Open(name string) (f *File, err error) {
 		r.Close()
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
+	if st, err := r.Stat(); err == nil {
+		f.size = st.Size()
+	}
 	f.closer = r
 	f.name = name
 	return f, nil
@@ -46,13 +50,32 @@ func NewFile(r io.ReaderAt) (f *File, err error) {
 	if err != nil {
 		return nil, err
 	}
-	return &File{File: ef}, nil
+	f = &File{File: ef, size: -1}
+	if s, ok := r.(interface{ Size() int64 }); ok {
+		f.size = s.Size()
+	}
+	return f, nil
 }
 
-// Close closes the underlying file if it was opened with [Open].
-func (f *File) Close() error {
-	if f.closer != nil {
-		return f.closer.Close()
+// check rejects a section whose contents would lie past the end of the
+// file, before debug/elf allocates its claimed size.
+func (f *File) check(s *elf.Section) error {
+	if s == nil || s.Type == elf.SHT_NOBITS || f.size < 0 {
+		return nil
+	}
+	if s.Offset > uint64(f.size) || s.FileSize > uint64(f.size)-s.Offset {
+		return fmt.Errorf("section %s extends past the end of the file", s.Name)
+	}
+	return nil
+}
+
+// checkTable checks every section before a symbol table is read:
+// debug/elf also reads the string, version and dynamic sections then.
+func (f *File) checkTable() error {
+	for _, s := range f.Sections {
+		if err := f.check(s); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -60,6 +83,9 @@ func (f *File) Close() error {
 // Symbols returns the .symtab symbols (see [elf.File.Symbols]).
 func (f *File) Symbols() (syms []elf.Symbol, err error) {
 	defer recoverTo(&err)
+	if err := f.checkTable(); err != nil {
+		return nil, err
+	}
 	return f.File.Symbols()
 }
 
@@ -67,6 +93,9 @@ func (f *File) Symbols() (syms []elf.Symbol, err error) {
 // [elf.File.DynamicSymbols]).
 func (f *File) DynamicSymbols() (syms []elf.Symbol, err error) {
 	defer recoverTo(&err)
+	if err := f.checkTable(); err != nil {
+		return nil, err
+	}
 	return f.File.DynamicSymbols()
 }
 
@@ -78,12 +107,18 @@ func (f *File) SectionData(name string) (data []byte, err error) {
 	if s == nil || s.Type == elf.SHT_NOBITS {
 		return nil, nil
 	}
+	if err := f.check(s); err != nil {
+		return nil, err
+	}
 	return s.Data()
 }
 
 // Data returns the contents of section s.
 func (f *File) Data(s *elf.Section) (data []byte, err error) {
 	defer recoverTo(&err)
+	if err := f.check(s); err != nil {
+		return nil, err
+	}
 	return s.Data()
 }
 
