@@ -203,15 +203,17 @@ func hasField(f decode.Feature, m *decode.Meta) bool {
 		return m.ClockData != nil
 	case decode.FeatureCompressed:
 		return m.Compressed != nil
+	case decode.FeatureEventDesc:
+		return len(m.EventDesc) > 0
 	}
 	return false
 }
 
 // features returns the feature sections to write, ascending by bit: those
 // listed in m.Features (or, when that list is empty, every feature m has a
-// value or raw payload for, plus EVENT_DESC when there are attrs). A raw
-// payload in m.Raw wins over the parsed fields; EVENT_DESC is built from
-// attrs (the events of the file being written). Features without any
+// value or raw payload for). A raw payload in m.Raw wins over the parsed
+// fields; EVENT_DESC is built from attrs (the events of the file being
+// written), not from m.EventDesc. Features without any
 // payload are left out, except the empty BRANCH_STACK and STAT; so is an
 // empty raw feature end, the pipe-mode end-of-features marker of a decoded
 // pipe (the writer makes its own).
@@ -225,7 +227,7 @@ func features(order binary.ByteOrder, m *decode.Meta, attrs []*decode.EventAttr,
 	} else {
 		for f := decode.Feature(1); f != 0; f++ {
 			_, raw := m.Raw[f]
-			if raw || hasField(f, m) || (f == decode.FeatureEventDesc && len(attrs) > 0) {
+			if raw || hasField(f, m) {
 				list = append(list, f)
 			}
 			if f == 255 {

@@ -163,7 +163,7 @@ func TestBranchFlagsBE(t *testing.T) {
 // VER7 attr and no records, and the pipe header.
 func TestFileLayout(t *testing.T) {
 	a := &decode.EventAttr{Type: 1, Size: 128, IDs: []uint64{72, 73}, Name: "cpu-clock"}
-	img := encodeFile(t, Options{Attrs: []*decode.EventAttr{a}}, nil)
+	img := encodeFile(t, Options{Attrs: []*decode.EventAttr{a}, Meta: &decode.Meta{Features: []decode.Feature{decode.FeatureEventDesc}}}, nil)
 	le := binary.LittleEndian
 	if string(img[:8]) != "PERFILE2" {
 		t.Errorf("magic %q", img[:8])

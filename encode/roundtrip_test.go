@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -127,9 +128,13 @@ var variants = []struct {
 
 // checkRoundTrip re-encodes d in every variant and checks that the new
 // file decodes to the same attrs, meta and records.
-func checkRoundTrip(t *testing.T, d decoded) {
+// Only the variants named in only are run, when only is not empty.
+func checkRoundTrip(t *testing.T, d decoded, only ...string) {
 	want := dataRecords(d.recs)
 	for _, v := range variants {
+		if len(only) > 0 && !contains(only, v.name) {
+			continue
+		}
 		t.Run(v.name, func(t *testing.T) {
 			opts := v.opts
 			opts.Attrs = d.f.Attrs
@@ -204,8 +209,29 @@ func checkMeta(t *testing.T, want, got *decode.Meta, opts Options) {
 		g.Compressed = nil
 		g.Features = removeFeature(g.Features, decode.FeatureCompressed)
 	}
-	if diff := cmp.Diff(w, g, cmpopts.EquateEmpty(), cmpopts.IgnoreFields(decode.Meta{}, "Errors"),
-		cmpopts.IgnoreFields(decode.EventAttr{}, "Index")); diff != "" {
+	if opts.Pipe {
+		// Sections too large for a HEADER_FEATURE record are left out.
+		for _, f := range features(binary.LittleEndian, &w, nil, DefaultFeatureEnd) {
+			if len(f.data) > maxPipeFeature {
+				w.Raw = maps.Clone(w.Raw)
+				delete(w.Raw, f.feat)
+				w.Features = removeFeature(w.Features, f.feat)
+			}
+		}
+	}
+	// Fast path first: cmp walks big raw sections byte by byte.
+	w.Errors, g.Errors = nil, nil
+	for _, m := range []*decode.Meta{&w, &g} {
+		m.EventDesc = slices.Clone(m.EventDesc)
+		for i := range m.EventDesc {
+			m.EventDesc[i].Attr.Index = 0
+		}
+		nilEmpty(reflect.ValueOf(m).Elem())
+	}
+	if reflect.DeepEqual(w, g) {
+		return
+	}
+	if diff := cmp.Diff(w, g, cmpopts.EquateEmpty()); diff != "" {
 		t.Errorf("meta differs (-orig +re-encoded):\n%s", diff)
 	}
 }
@@ -231,6 +257,10 @@ func removeFeature(fs []decode.Feature, f decode.Feature) []decode.Feature {
 	return out
 }
 
+// fewVariants keep the loops over the corpus and the external files short:
+// one variant per byte order and one per compression type.
+var fewVariants = []string{"file-le", "pipe-be", "file-z83-be", "pipe-z81"}
+
 // testdataCases are the recordings of testdata/ (see its README).
 var testdataCases = []string{"fp", "pipe", "zstd", "two-events"}
 
@@ -245,7 +275,7 @@ func TestRoundTripTestdata(t *testing.T) {
 func TestRoundTripCorpus(t *testing.T) {
 	for _, c := range testfixture.Corpus(t) {
 		t.Run(c.Name, func(t *testing.T) {
-			checkRoundTrip(t, decodeFile(t, c.Data))
+			checkRoundTrip(t, decodeFile(t, c.Data), fewVariants...)
 		})
 	}
 }

@@ -30,6 +30,10 @@ const DefaultFeatureEnd decode.Feature = 32
 // from it.
 const defaultMmapLen = 528384
 
+// maxPipeFeature is the largest feature payload a HEADER_FEATURE record
+// can carry (header and feat_id take 16 of the 65535 bytes).
+const maxPipeFeature = 0xffff - 16
+
 // compressChunk is how many bytes of records are collected before they are
 // compressed and flushed into containers.
 const compressChunk = 32 << 10
@@ -49,7 +53,8 @@ type Options struct {
 	Attrs []*decode.EventAttr
 
 	// Meta are the feature sections (nil: none). See [Writer] for which
-	// are written. EVENT_DESC is always built from Attrs (names and ids).
+	// are written. EVENT_DESC, when written, is built from Attrs (names and
+	// ids), so that it matches the attrs of the file.
 	Meta *decode.Meta
 
 	// Compress is 0 (records written as they are),
@@ -85,7 +90,8 @@ type Options struct {
 //
 // Pipe mode: the 16-byte header, one HEADER_ATTR per attr, one
 // HEADER_FEATURE per feature section and the end marker are written by
-// [NewWriter]; records follow.
+// [NewWriter]; records follow. A feature section larger than a record can
+// hold (64 KiB) is left out.
 //
 // Feature sections come from Options.Meta: the features listed in
 // Meta.Features (or, when that list is empty, every feature Meta has a
@@ -224,6 +230,9 @@ func (w *Writer) writePipeHeader() error {
 	}
 	end := w.featureEnd()
 	for _, f := range features(w.order, w.meta(), w.attrs, end) {
+		if len(f.data) > maxPipeFeature {
+			continue // does not fit a record's u16 size
+		}
 		var err error
 		b.B, err = AppendRecord(b.B, w.order, &decode.HeaderFeature{Feature: f.feat, Data: f.data}, nil)
 		if err != nil {
