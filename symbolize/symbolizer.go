@@ -524,12 +524,6 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 				mode = decode.CPUModeKernel
 			case decode.ContextUser:
 				mode = decode.CPUModeUser
-			case decode.ContextGuestKernel:
-				mode = decode.CPUModeGuestKernel
-			case decode.ContextGuestUser:
-				mode = decode.CPUModeGuestUser
-			case decode.ContextGuest:
-				mode = decode.CPUModeGuestKernel
 			case decode.ContextUserDeferred:
 				if smp.ABI == decode.DeferredCookie && i+1 < len(chain) {
 					i++
@@ -540,7 +534,8 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 				}
 				i = len(chain)
 			default:
-				// perf 6.1 drops the whole callchain on an unknown context.
+				// perf 6.1 drops the whole callchain on any other
+				// context, the guest ones included.
 				ev.Frames = ev.Frames[:0]
 				return
 			}
