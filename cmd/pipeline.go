@@ -200,25 +200,28 @@ func (p *pipeline) Next() bool {
 	}
 }
 
-// keep applies the filters that need no symbolization.
-func (p *pipeline) keep(s *decode.Sample) bool {
+// keep applies the filters that need no symbolization to a sample (or to
+// a CALLCHAIN_DEFERRED record, which perf 6.19 filters like a sample).
+func (p *pipeline) keep(s *decode.Sample) bool { return p.keepCommon(&s.RecordCommon) }
+
+func (p *pipeline) keepCommon(c *decode.RecordCommon) bool {
 	fl := &p.opts.Filter
-	if len(fl.PIDs) > 0 && !slices.Contains(fl.PIDs, s.PID) {
+	if len(fl.PIDs) > 0 && !slices.Contains(fl.PIDs, c.PID) {
 		return false
 	}
-	if len(fl.TIDs) > 0 && !slices.Contains(fl.TIDs, s.TID) {
+	if len(fl.TIDs) > 0 && !slices.Contains(fl.TIDs, c.TID) {
 		return false
 	}
-	if !fl.CPUs.Has(s.CPU) {
+	if !fl.CPUs.Has(c.CPU) {
 		return false
 	}
-	if fl.Event != "" && (s.Attr == nil || s.Attr.Name != fl.Event) {
+	if fl.Event != "" && (c.Attr == nil || c.Attr.Name != fl.Event) {
 		return false
 	}
 	if len(p.ranges) > 0 {
 		in := false
 		for _, r := range p.ranges {
-			if (r.Start == 0 || s.Time >= r.Start) && (r.End == 0 || s.Time <= r.End) {
+			if (r.Start == 0 || c.Time >= r.Start) && (r.End == 0 || c.Time <= r.End) {
 				in = true
 				break
 			}
@@ -249,6 +252,9 @@ func (p *pipeline) yieldRecord(r decode.Record) bool {
 		p.rec.Comm = p.sym.Comm(c.TrailerPID, c.TrailerTID)
 	case *decode.CallchainDeferred:
 		p.rec.Comm = p.sym.Comm(c.PID, c.TID)
+		if !p.keepCommon(c) || len(p.opts.Filter.Comms) > 0 && !slices.Contains(p.opts.Filter.Comms, p.rec.Comm) {
+			return false
+		}
 		p.rec.Frames = p.resolveDeferred(rr)
 	default:
 		p.sym.Observe(r)

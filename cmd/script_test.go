@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -256,5 +257,30 @@ func TestScriptJSONSchema(t *testing.T) {
 				t.Errorf("%s:%d: %v", name, i+1, err)
 			}
 		}
+	}
+}
+
+// epipeWriter accepts n bytes, then fails like a closed pipe.
+type epipeWriter struct{ n int }
+
+func (w *epipeWriter) Write(p []byte) (int, error) {
+	if len(p) > w.n {
+		k := w.n
+		w.n = 0
+		return k, syscall.EPIPE
+	}
+	w.n -= len(p)
+	return len(p), nil
+}
+
+// TestScriptClosedStdout: `perfstitch script | head` ends quietly with
+// status 0 when the reader goes away.
+func TestScriptClosedStdout(t *testing.T) {
+	f, _, errOut := testFactory()
+	f.IO.Out = &epipeWriter{n: 100}
+	dir := testfixture.Testdata(t, "fp")
+	code := Run(context.Background(), f, []string{"script", "--symfs", filepath.Join(dir, "symfs"), "--max-stack", "2", filepath.Join(dir, "perf.data")})
+	if code != ExitOK || errOut.Len() != 0 {
+		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, errOut)
 	}
 }
