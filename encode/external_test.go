@@ -34,7 +34,9 @@ func TestRoundTripExternal(t *testing.T) {
 				recs = append(recs, rs.Record().Clone())
 			}
 			if err := rs.Err(); err != nil {
-				t.Skipf("decoder stops at %v", err)
+				// e.g. a pipe capture with perf's stderr text appended:
+				// the records before the damage are written again.
+				t.Logf("decoder stops at %v; re-encoding the %d records before", err, len(recs))
 			}
 			if len(rs.Stats().Warnings) > 0 {
 				t.Skipf("decoder warns: %v", rs.Stats().Warnings[0])
