@@ -45,6 +45,15 @@ func synthAttrs() []*decode.EventAttr {
 			Flags:      decode.AttrSampleIDAll | decode.AttrExcludeKernel,
 			IDs:        []uint64{200}, Name: "cpu-clock", Index: 1,
 		},
+		{
+			// Larger than any layout this package knows (VER9 is 144):
+			// the tail is written as zeros and ignored on reading.
+			Type: decode.AttrTypeSoftware, Size: 160, Config: 9, SamplePeriod: 1,
+			SampleType: decode.SampleIdentifier | decode.SampleTID | decode.SampleTime | decode.SampleCallchain,
+			Flags:      decode.AttrSampleIDAll | decode.AttrDeferCallchain,
+			Config3:    0x33, Config4: 0x44,
+			IDs: []uint64{300, 301, 302}, Name: "dummy:u", Index: 2,
+		},
 	}
 }
 
@@ -108,6 +117,12 @@ func synthRecords(attrs []*decode.EventAttr) []decode.Record {
 		Read:      decode.ReadValues{Values: []decode.ReadValue{{Value: 77, ID: 200, Lost: 1}}},
 		Callchain: []uint64{decode.ContextUserDeferred},
 	}
+	big := &decode.Sample{
+		RecordCommon: decode.RecordCommon{Misc: uint16(decode.CPUModeKernel), Attr: attrs[2],
+			Format: attrs[2].SampleType, PID: 10, TID: 12, Time: 1003, ID: 301,
+			TrailerPID: 10, TrailerTID: 12, TrailerTime: 1003},
+		Callchain: []uint64{decode.ContextKernel, 0xffffffff81000010, decode.ContextUserDeferred, 0x2000001f9},
+	}
 	regsOff := *small
 	regsOff.RecordCommon.Time = 1002
 	regsOff.TrailerTime = 1002
@@ -149,6 +164,7 @@ func synthRecords(attrs []*decode.EventAttr) []decode.Record {
 		full,
 		small,
 		&regsOff,
+		big,
 		&decode.Lost{RecordCommon: kc(a0, 0, 10, 11, 1700, 101, 1), LostID: 101, Lost: 3},
 		&decode.LostSamples{RecordCommon: kc(a1, 0, 10, 11, 1701, 200, 0), Lost: 4},
 		&decode.Throttle{RecordCommon: kc(a0, 0, 10, 11, 1702, 100, 1), BodyTime: 1702, BodyID: 100, BodyStreamID: 77},
@@ -241,8 +257,10 @@ func TestRoundTripSynthetic(t *testing.T) {
 			gotMeta := dropEndMarker(got.f.Meta)
 			for _, ed := range gotMeta.EventDesc {
 				a := attrs[0]
-				if ed.Name == attrs[1].Name {
-					a = attrs[1]
+				for _, x := range attrs {
+					if ed.Name == x.Name {
+						a = x
+					}
 				}
 				if ed.Name != a.Name || !cmp.Equal(ed.IDs, a.IDs) || ed.Attr.SampleType != a.SampleType || ed.Attr.Flags != a.Flags {
 					t.Errorf("EVENT_DESC entry %+v does not match attr %+v", ed, a)

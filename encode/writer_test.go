@@ -127,3 +127,58 @@ func TestOptionErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteRawMalformed: hand-made broken records go into the stream as
+// they are; the decoder delivers the records before them and reports the
+// damage with its offset.
+func TestWriteRawMalformed(t *testing.T) {
+	a := &decode.EventAttr{Size: 128, SampleType: decode.SampleIP | decode.SampleTID | decode.SampleCallchain, IDs: []uint64{1}}
+	good := &decode.Sample{RecordCommon: decode.RecordCommon{PID: 1, TID: 1}, IP: 0x401000, Callchain: []uint64{decode.ContextUser, 0x401000}}
+	// A sample whose callchain nr (1000) runs past the record.
+	b := Builder{}
+	b.U64(0x401000).I32(1).I32(1).U64(1000).U64(decode.ContextUser)
+	bad := RawRecord(binary.LittleEndian, decode.RecordTypeSample, 2, b.B)
+	// A record whose header.size (4) is smaller than its header: the
+	// stream cannot be followed past it.
+	zero := (&Builder{}).Header(decode.RecordTypeFinishedRound, 0, 4).B
+
+	var buf bytes.Buffer
+	w, err := NewWriter(&buf, Options{Attrs: []*decode.EventAttr{a}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, step := range []func() error{
+		func() error { return w.WriteRecord(good) },
+		func() error { return w.WriteRaw(bad) },
+		func() error { return w.WriteRecord(good) },
+		func() error { return w.WriteRaw(zero) },
+		func() error { return w.WriteRecord(good) },
+		w.Close,
+	} {
+		if err := step(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	f, err := decode.NewFile(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := f.Records(decode.FileOrder)
+	n := 0
+	for rs.Next() {
+		if _, ok := rs.Record().(*decode.Sample); ok {
+			n++
+		}
+	}
+	var fe *decode.FormatError
+	if !errors.As(rs.Err(), &fe) {
+		t.Fatalf("Err() = %v, want a *decode.FormatError", rs.Err())
+	}
+	// data at 104 + 8 (one id) + 144 (attr); good samples are 48 bytes.
+	if want := int64(256 + 48 + len(bad) + 48); fe.Offset != want || n != 2 {
+		t.Errorf("%d good samples before %v, want 2 before the bad header at %#x", n, fe, want)
+	}
+	if st := rs.Stats(); st.Skipped[decode.RecordTypeSample] != 1 {
+		t.Errorf("skipped samples %v, want 1 (the one whose callchain runs past the record)", st.Skipped)
+	}
+}
