@@ -60,13 +60,17 @@ func uniqueLines(t *testing.T, path string) []string {
 	return out
 }
 
-// TestDemangleLikePerf checks the names of every symbol of the C++ and
-// Rust (legacy and v0 mangling) fixtures against what perf 6.1 prints for
-// them (perf probe -x BIN -F, recorded by testdata/gen.sh).
+// TestDemangleLikePerf checks which symbols perf keeps and the names it
+// gives them, for every fixture — C, C++ and Rust (legacy and v0 mangling) —
+// against perf 6.1 (perf probe -x BIN -F, recorded by testdata/gen.sh).
 func TestDemangleLikePerf(t *testing.T) {
-	for _, bin := range []string{"fix-cpp", "fix-rust-legacy", "fix-rust-v0"} {
+	for _, bin := range []string{"fix-pie", "fix-nopie", "libfixlib.so", "fix-stripped", "fix-cpp", "fix-rust-legacy", "fix-rust-v0"} {
 		t.Run(bin, func(t *testing.T) {
-			have := symbolNames(t, filepath.Join("testdata", bin))
+			file := bin
+			if bin == "fix-stripped" {
+				file = ".debug/fix-stripped.debug" // what its .gnu_debuglink names
+			}
+			have := symbolNames(t, filepath.Join("testdata", file))
 			want := uniqueLines(t, filepath.Join("testdata", bin+".perf-probe-F.txt"))
 			if diff := cmp.Diff(want, have); diff != "" {
 				t.Errorf("names differ from perf's (-perf +ours):\n%s", diff)
@@ -139,5 +143,30 @@ func TestDemangleTable(t *testing.T) {
 		if got := (demangler{off: true}).demangle(tt.in); got != tt.in {
 			t.Errorf("no-demangle(%q) = %q", tt.in, got)
 		}
+	}
+}
+
+// TestCorpusSymbolsLikePerf compares the symbols kept from corpus DSOs —
+// the Go binary (labels and end markers in data and bss sections), a
+// shared library, the vDSO — with perf 6.1's list (perf probe -x DSO -F,
+// stored in testdata/corpus-probe). libc, libm and libstdc++ are left out:
+// perf probe on the recording machine read their host debug files.
+func TestCorpusSymbolsLikePerf(t *testing.T) {
+	var dir string
+	for _, c := range testfixture.Corpus(t) {
+		dir = filepath.Dir(c.Dir)
+	}
+	for _, tt := range []struct{ dso, golden string }{
+		{"go-goroutines/symfs/opt/perfstitch-corpus/bin/prog_go", "prog_go"},
+		{"c-pie-so/symfs/opt/perfstitch-corpus/lib/libcorpus.so", "libcorpus.so"},
+		{"c-nopie/symfs/[vdso]", "vdso"},
+	} {
+		t.Run(tt.golden, func(t *testing.T) {
+			have := symbolNames(t, filepath.Join(dir, tt.dso))
+			want := uniqueLines(t, filepath.Join("testdata", "corpus-probe", tt.golden+".perf-probe-F.txt"))
+			if diff := cmp.Diff(want, have); diff != "" {
+				t.Errorf("(-perf +ours):\n%s", diff)
+			}
+		})
 	}
 }

@@ -10,13 +10,14 @@ import (
 )
 
 // loadELFSymbols reads the symbols of a DSO the way perf 6.1's
-// dso__load_sym does: from syms' .symtab, else its .dynsym; functions,
-// objects and text labels of allocated sections; each address adjusted from
-// the virtual address to the file offset through runt's PT_LOAD segment
-// (so symbols live in map_ip space); zero sizes and aliases fixed up; then
-// the PLT entries of runt synthesized as "name@plt" (dso__synthesize_plt_symbols).
-// syms and runt may be the same file; runt supplies program headers and
-// section types for a separate debug file whose sections are NOBITS.
+// dso__load_sym does: from syms' .symtab, then its .dynsym; functions,
+// objects, and labels of text and data sections, all in allocated
+// sections; each address adjusted from the virtual address to the file
+// offset through its section (so symbols live in map_ip space); zero sizes
+// and aliases fixed up; then the PLT entries of runt synthesized as
+// "name@plt" (dso__synthesize_plt_symbols). syms and runt may be the same
+// file; runt supplies the section headers for a separate debug file whose
+// sections are NOBITS.
 func loadELFSymbols(syms, runt *elfsafe.File, dem demangler) (symtab, error) {
 	// perf 6.1 (dso__load_sym) reads .symtab, fixes ends and aliases,
 	// then reads .dynsym into the same table and fixes it up again.
@@ -62,7 +63,6 @@ func readELFSymbols(syms, runt *elfsafe.File, dem demangler, dynamic bool) ([]sy
 		return nil, err
 	}
 	var out []symbol
-	loads := loadSegments(runt)
 	for i := range list {
 		s := &list[i]
 		typ := elf.ST_TYPE(s.Info)
@@ -87,10 +87,7 @@ func readELFSymbols(syms, runt *elfsafe.File, dem demangler, dynamic bool) ([]sy
 		if isLabel && !strings.Contains(sec.Name, "text") && !strings.Contains(sec.Name, "data") {
 			continue
 		}
-		addr, ok := adjustSymbol(loads, s.Value)
-		if !ok {
-			continue
-		}
+		addr := fileOffset(s.Value, sec.Addr, sec.Offset)
 		out = append(out, symbol{
 			start: addr,
 			end:   addr + s.Size,
@@ -101,38 +98,15 @@ func readELFSymbols(syms, runt *elfsafe.File, dem demangler, dynamic bool) ([]sy
 	return out, nil
 }
 
-// segment is the part of a PT_LOAD program header the address arithmetic
-// needs.
-type segment struct {
-	vaddr, off, size uint64 // size is max(memsz, filesz)
-}
-
-func loadSegments(f *elfsafe.File) []segment {
-	var segs []segment
-	for _, p := range f.Progs {
-		if p.Type != elf.PT_LOAD {
-			continue
-		}
-		sz := max(p.Memsz, p.Filesz)
-		if sz == 0 {
-			continue
-		}
-		segs = append(segs, segment{vaddr: p.Vaddr, off: p.Off, size: sz})
-	}
-	return segs
-}
-
-// adjustSymbol converts a symbol's virtual address to the file-offset
-// space of map_ip (perf's elf_read_program_header adjustment): the first
-// PT_LOAD segment containing vaddr decides; an address outside every
-// segment is dropped.
-func adjustSymbol(loads []segment, vaddr uint64) (uint64, bool) {
-	for _, p := range loads {
-		if vaddr >= p.vaddr && vaddr < p.vaddr+p.size {
-			return vaddr - (p.vaddr - p.off), true
-		}
-	}
-	return 0, false
+// fileOffset converts a symbol's virtual address to the file-offset space
+// of map_ip the way perf 6.1 adjusts symbols of user DSOs
+// (dso__load_sym_internal): through the section holding the symbol,
+// vaddr - (sh_addr - sh_offset). For a separate debug file, whose sections
+// are NOBITS, the caller passes the runtime file's section. Symbols past
+// their section's end (end markers such as Go's runtime.end) are adjusted
+// the same way.
+func fileOffset(vaddr, secAddr, secOffset uint64) uint64 {
+	return vaddr - (secAddr - secOffset)
 }
 
 // pltSymbols synthesizes one "name@plt" symbol per .rela.plt (or .rel.plt)

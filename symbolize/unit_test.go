@@ -99,35 +99,34 @@ func TestSymtabFind(t *testing.T) {
 	}
 }
 
-// TestAdjustSymbol is the elfexec-style table of address arithmetic: a
-// symbol's virtual address becomes a file offset through the PT_LOAD
-// segment containing it (perf's map_ip space).
-func TestAdjustSymbol(t *testing.T) {
-	nonPIE := []segment{{vaddr: 0x400000, off: 0, size: 0x840}, {vaddr: 0x401000, off: 0x1000, size: 0x90d}, {vaddr: 0x403df8, off: 0x2df8, size: 0x2a0}}
-	pie := []segment{{vaddr: 0, off: 0, size: 0x978}, {vaddr: 0x1000, off: 0x1000, size: 0x5c9}}
-	shifted := []segment{{vaddr: 0x200000, off: 0, size: 0x1000}, {vaddr: 0x201000, off: 0x1000, size: 0x5000}} // linked with -Ttext-segment
-	bss := []segment{{vaddr: 0x3db0, off: 0x2db0, size: 0x2e0}}                                                 // memsz > filesz
+// TestFileOffset is the elfexec-style table of the symbol address
+// arithmetic: a symbol's virtual address becomes a file offset through its
+// section (perf's map_ip space), so that map_ip = addr - start + pgoff
+// lands on it.
+func TestFileOffset(t *testing.T) {
 	tests := []struct {
-		name  string
-		segs  []segment
-		vaddr uint64
-		want  uint64
-		ok    bool
+		name                     string
+		vaddr, secAddr, secOff   uint64
+		want                     uint64
+		start, pgoff, runtimeHit uint64 // a mapping and an address that must hit the symbol
 	}{
-		{"non-PIE text", nonPIE, 0x401620, 0x1620, true},
-		{"non-PIE first byte", nonPIE, 0x401000, 0x1000, true},
-		{"non-PIE data", nonPIE, 0x403e00, 0x2e00, true},
-		{"non-PIE outside segments", nonPIE, 0x500000, 0, false},
-		{"PIE text", pie, 0x1149, 0x1149, true},
-		{"PIE segment end excluded", pie, 0x15c9, 0, false},
-		{"shifted base", shifted, 0x201234, 0x1234, true},
-		{"bss beyond filesz", bss, 0x4088, 0x3088, true},
-		{"no segments", nil, 0x1000, 0, false},
+		{"non-PIE text", 0x401620, 0x401120, 0x1120, 0x1620, 0x401000, 0x1000, 0x401620},
+		{"PIE text", 0x1149, 0x1120, 0x1120, 0x1149, 0x55e0d6a41000, 0x1000, 0x55e0d6a41149},
+		{"shared library, text offset differs", 0x26380, 0x26380, 0x26380, 0x26380, 0x7fe37535c000, 0x26000, 0x7fe37535c380},
+		{"linked at a shifted base", 0x201234, 0x201000, 0x1000, 0x1234, 0x7f0000001000, 0x1000, 0x7f0000001234},
+		{"data section with a gap", 0x4010, 0x3db0, 0x2db0, 0x3010, 0, 0, 0},
+		{"Go end marker at the end of .noptrbss", 0x5ca6c0, 0x5b5100, 0x1b5100, 0x1ca6c0, 0, 0, 0},
 	}
 	for _, tt := range tests {
-		got, ok := adjustSymbol(tt.segs, tt.vaddr)
-		if got != tt.want || ok != tt.ok {
-			t.Errorf("%s: adjustSymbol(%#x) = %#x, %v; want %#x, %v", tt.name, tt.vaddr, got, ok, tt.want, tt.ok)
+		got := fileOffset(tt.vaddr, tt.secAddr, tt.secOff)
+		if got != tt.want {
+			t.Errorf("%s: fileOffset(%#x) = %#x, want %#x", tt.name, tt.vaddr, got, tt.want)
+		}
+		if tt.runtimeHit != 0 {
+			m := mapping{start: tt.start, end: tt.start + 0x100000, pgoff: tt.pgoff}
+			if ip := m.mapIP(tt.runtimeHit); ip != got {
+				t.Errorf("%s: map_ip(%#x) = %#x, symbol at %#x", tt.name, tt.runtimeHit, ip, got)
+			}
 		}
 	}
 }

@@ -1,7 +1,8 @@
 #!/bin/sh
 # Rebuilds the ELF fixtures of symbolize/testdata from src/ and the perf
 # 6.1 oracles (*.perf-probe-F.txt: `perf probe -x BIN -F`, the names perf
-# gives every symbol after demangling). Run from symbolize/testdata with
+# gives every symbol after demangling; for fix-stripped they come from the
+# debug file perf finds through the .gnu_debuglink). Run from symbolize/testdata with
 # gcc, g++, rustc, binutils and perf installed:  sh gen.sh
 # (or `go generate ./symbolize`). The outputs are committed so tests need
 # no compiler.
@@ -24,6 +25,6 @@ for m in legacy v0; do
 	RUSTC_BOOTSTRAP=1 rustc -C opt-level=1 -C prefer-dynamic -C strip=debuginfo \
 		-Z unstable-options -C symbol-mangling-version=$m -o fix-rust-$m src/fix.rs
 done
-for b in fix-cpp fix-rust-legacy fix-rust-v0; do
+for b in fix-pie fix-nopie libfixlib.so fix-stripped fix-cpp fix-rust-legacy fix-rust-v0; do
 	HOME=/nonexistent PERF_CONFIG=/dev/null perf probe -x "$b" -F > "$b.perf-probe-F.txt"
 done
