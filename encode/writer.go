@@ -57,6 +57,13 @@ type Options struct {
 	// ids), so that it matches the attrs of the file.
 	Meta *decode.Meta
 
+	// RawOrder is the byte order of the payloads in Meta.Raw (features
+	// kept as bytes because their layout is not parsed): when set and
+	// different from ByteOrder, those features are left out, since they
+	// cannot be converted. nil means they are in ByteOrder already (true
+	// when a file is written again in its own byte order).
+	RawOrder binary.ByteOrder
+
 	// Compress is 0 (records written as they are),
 	// decode.RecordTypeCompressed or decode.RecordTypeCompressed2: kernel
 	// records (types below 64) are then zstd-compressed into containers of
@@ -87,6 +94,8 @@ type Options struct {
 // io.WriteSeeker the header is written in place (at the position the
 // destination had when the Writer was made); otherwise the data section is
 // staged in a temporary file. Memory use does not grow with the file.
+// (A file without any record has data.size 0, which perf and package
+// decode take for a recording that was killed before it finished.)
 //
 // Pipe mode: the 16-byte header, one HEADER_ATTR per attr, one
 // HEADER_FEATURE per feature section and the end marker are written by
@@ -193,12 +202,24 @@ func (w *Writer) featureEnd() decode.Feature {
 	return DefaultFeatureEnd
 }
 
-// meta returns the Meta to write, with a COMPRESSED feature added when
-// compressing and Meta has none.
+// meta returns the Meta to write: without raw features of the wrong byte
+// order, with a COMPRESSED feature added when compressing and Meta has
+// none.
 func (w *Writer) meta() *decode.Meta {
 	m := w.opts.Meta
 	if m == nil {
 		m = &decode.Meta{}
+	}
+	if ro := w.opts.RawOrder; ro != nil && (ro == binary.BigEndian) != (w.order == binary.BigEndian) && len(m.Raw) > 0 {
+		c := *m
+		c.Raw = nil
+		c.Features = nil
+		for _, f := range m.Features {
+			if _, raw := m.Raw[f]; !raw {
+				c.Features = append(c.Features, f)
+			}
+		}
+		m = &c
 	}
 	if w.comp == nil || m.Compressed != nil {
 		return m
@@ -257,6 +278,9 @@ func (w *Writer) fileHeader(dataSize uint64, final bool) []byte {
 	for _, a := range w.attrs {
 		stride = max(stride, attrBytes(a))
 		nIDs += len(a.IDs)
+	}
+	if stride == 0 {
+		stride = 128 // no attrs: perf 6.1's sizeof(struct perf_event_attr)
 	}
 	stride += 16
 	idsOff := uint64(fileHeaderSize)

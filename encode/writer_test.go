@@ -182,3 +182,26 @@ func TestWriteRawMalformed(t *testing.T) {
 		t.Errorf("skipped samples %v, want 1 (the one whose callchain runs past the record)", st.Skipped)
 	}
 }
+
+// TestRawOrder: raw feature payloads of another byte order are left out.
+func TestRawOrder(t *testing.T) {
+	meta := &decode.Meta{Features: []decode.Feature{decode.FeatureHostname, decode.FeatureCache},
+		Hostname: "vm", Raw: map[decode.Feature][]byte{decode.FeatureCache: {1, 0, 0, 0, 0, 0, 0, 0}}}
+	for _, tt := range []struct {
+		order, raw binary.ByteOrder
+		cache      bool
+	}{
+		{binary.BigEndian, binary.LittleEndian, false},
+		{binary.BigEndian, binary.BigEndian, true},
+		{binary.LittleEndian, nil, true},
+		{nil, binary.LittleEndian, true},
+	} {
+		attrs := []*decode.EventAttr{{Size: 128, SampleType: decode.SampleIP, IDs: []uint64{1}}}
+		got := decodeBytes(t, encodeFile(t, Options{ByteOrder: tt.order, RawOrder: tt.raw, Meta: meta, Attrs: attrs},
+			// data.size 0 would mean "perf record was killed" to readers
+			[]decode.Record{&decode.FinishedRound{}}))
+		if _, ok := got.f.Meta.Raw[decode.FeatureCache]; ok != tt.cache || got.f.Meta.Hostname != "vm" {
+			t.Errorf("order %v raw %v: CACHE present %v, hostname %q; want %v, vm", tt.order, tt.raw, ok, got.f.Meta.Hostname, tt.cache)
+		}
+	}
+}
