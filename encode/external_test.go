@@ -14,6 +14,9 @@ import (
 // mode) that the decoder reads without error, and checks that they decode
 // to the same attrs, features and records.
 func TestRoundTripExternal(t *testing.T) {
+	if testing.Short() {
+		t.Skip("decodes and re-encodes 36 recordings")
+	}
 	for _, path := range testfixture.External(t) {
 		if filepath.Base(path) != "perf.data" {
 			continue
