@@ -144,7 +144,6 @@ type Report struct {
 	LostSamples uint64
 	hasChains   bool
 	cursor      []chainEntry
-	levels      []byte
 	cache       []*histEntry
 }
 
