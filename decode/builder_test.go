@@ -219,10 +219,10 @@ func (p *perfFile) pipe() []byte {
 // false) or COMPRESSED2 containers of at most per records each, from one
 // zstd stream flushed per container as perf does; perf-tool records stay
 // outside, between the containers.
-func compress(t *testing.T, bo byteOrder, recs [][]byte, v2 bool, per int) [][]byte {
+func compress(t testing.TB, bo byteOrder, recs [][]byte, v2 bool, per int) [][]byte {
 	t.Helper()
 	var zbuf bytes.Buffer
-	enc, err := zstd.NewWriter(&zbuf, zstd.WithEncoderConcurrency(1))
+	enc, err := zstd.NewWriter(&zbuf, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(512<<10))
 	if err != nil {
 		t.Fatal(err)
 	}

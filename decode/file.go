@@ -376,7 +376,7 @@ func newPipe(r io.Reader, e endian) (*File, error) {
 	f.dec = decoder{e: e, f: f, byID: make(map[uint64]int), stats: &Stats{}}
 	f.Header = Header{Pipe: true, ByteOrder: e.order(), Size: pipeHeaderSize}
 	f.data = r
-	f.fr = newFrameReader(r, e, 0, frameBufSize)
+	f.fr = newFrameReader(r, e, 0, pipeBufSize)
 	// Read ahead the header records that replace the file header.
 	var s store
 	for len(f.prelude) < maxPrelude {

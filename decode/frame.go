@@ -10,6 +10,10 @@ import (
 // (perf_event_header.size is a u16) fits in it many times over.
 const frameBufSize = 1 << 20
 
+// pipeBufSize is the read buffer of a pipe-mode stream (a pipe delivers at
+// most 64 KiB per read anyway).
+const pipeBufSize = 256 << 10
+
 // maxRecordSize is the largest size perf_event_header.size can express.
 const maxRecordSize = 1<<16 - 1
 

@@ -65,7 +65,12 @@ func (f *File) Records(order Order) *Records {
 	if f.fr != nil {
 		rs.fr = f.fr
 	} else {
-		rs.fr = newFrameReader(f.data, f.dec.e, f.base, frameBufSize)
+		size := frameBufSize
+		if f.dataEnd >= 0 {
+			// Small files get a small buffer (it grows if a record needs it).
+			size = int(min(int64(frameBufSize), max(f.dataEnd-f.base, 4096)))
+		}
+		rs.fr = newFrameReader(f.data, f.dec.e, f.base, size)
 		rs.fr.want = f.dataEnd
 	}
 	rs.prelude = f.prelude

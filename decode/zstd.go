@@ -13,9 +13,12 @@ import (
 // compressed input consumed" means "all output for it produced".
 const zstdBlockMax = 128 << 10
 
-// zstdMaxWindow bounds the decoder's window (perf uses small levels; the
-// zstd format allows up to 3.75 TB, which a hostile file must not get).
-const zstdMaxWindow = 64 << 20
+// zstdMaxWindow bounds the decoder's window, which it allocates up front:
+// the zstd format allows up to 3.75 TB, which a hostile file must not get.
+// 8 MiB covers every compression level up to 19 (perf -z uses 1 by
+// default); files written with the "ultra" levels 20-22 are refused with a
+// warning.
+const zstdMaxWindow = 8 << 20
 
 // zstream decompresses the payloads of the COMPRESSED/COMPRESSED2 records
 // of one file with one streaming decoder (perf writes one never-ending

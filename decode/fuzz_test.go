@@ -1,0 +1,121 @@
+package decode_test
+
+import (
+	"bytes"
+	"encoding/binary"
+	"errors"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+)
+
+// fuzzSeeds adds the recordings of testdata/ and (when present) the small
+// corpus and external files, plus synthetic ones, to f.
+func fuzzSeeds(f *testing.F, pipe bool) {
+	var paths []string
+	p, _ := filepath.Glob(testfixture.Testdata(f, "*", "perf.data"))
+	paths = append(paths, p...)
+	root := filepath.Join(testfixture.ModuleRoot(f), "..", "shared")
+	for _, pat := range []string{"corpus/*/perf.data", "external/*/*/perf.data"} {
+		p, _ := filepath.Glob(filepath.Join(root, pat))
+		paths = append(paths, p...)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) > 64<<10 {
+			continue
+		}
+		isPipe := len(b) >= 16 && binary.LittleEndian.Uint64(b[8:]) == 16
+		if isPipe == pipe {
+			f.Add(b)
+		}
+	}
+	for _, bo := range []byteOrder{binary.LittleEndian, binary.BigEndian} {
+		a := wantAttr(attrA, 0, "")
+		b := wantAttr(attrB, 1, "")
+		var recs [][]byte
+		for _, it := range items(bo, a, b) {
+			recs = append(recs, it.b)
+		}
+		feats, _ := features(bo)
+		pf := &perfFile{bo: bo, attrs: []tAttr{attrA, attrB}, features: feats, recs: recs}
+		pz := &perfFile{bo: bo, attrs: []tAttr{attrA, attrB}, recs: compress(f, bo, recs, true, 4)}
+		if pipe {
+			f.Add(pf.pipe())
+			f.Add(pz.pipe())
+		} else {
+			f.Add(pf.file())
+			f.Add(pz.file())
+		}
+	}
+}
+
+// walk reads every record in both orders and touches every accessor.
+func walk(t *testing.T, open func() (*decode.File, error)) {
+	for _, order := range []decode.Order{decode.FileOrder, decode.TimeOrder} {
+		f, err := open()
+		if err != nil {
+			if f != nil {
+				t.Fatal("NewFile returned a File and an error")
+			}
+			var fe *decode.FormatError
+			if !errors.As(err, &fe) && !errors.Is(err, decode.ErrBadMagic) && !errors.Is(err, decode.ErrUnsupported) {
+				t.Fatalf("open error of unexpected kind: %v", err)
+			}
+			return
+		}
+		for _, a := range f.Attrs {
+			_ = a.Name
+		}
+		rs := f.Records(order)
+		n := 0
+		for rs.Next() {
+			r := rs.Record()
+			c := r.Clone()
+			if c.Type() != r.Type() || c.Common().Offset != r.Common().Offset {
+				t.Fatal("clone differs")
+			}
+			_ = r.Common().HasTime()
+			n++
+		}
+		err = rs.Err()
+		if err != nil {
+			var fe *decode.FormatError
+			if !errors.As(err, &fe) {
+				t.Fatalf("iteration error is not a *FormatError: %v", err)
+			}
+		}
+		st := rs.Stats()
+		var total uint64
+		for _, c := range st.Counts {
+			total += c
+		}
+		var skipped uint64
+		for _, c := range st.Skipped {
+			skipped += c
+		}
+		if uint64(n)+skipped > total {
+			t.Fatalf("delivered %d + skipped %d > read %d", n, skipped, total)
+		}
+	}
+}
+
+// FuzzFile feeds arbitrary bytes to NewFile (file or pipe format) and
+// walks every record; it must never panic, and errors must be typed.
+func FuzzFile(f *testing.F) {
+	fuzzSeeds(f, false)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		walk(t, func() (*decode.File, error) { return decode.NewFile(bytes.NewReader(b)) })
+	})
+}
+
+// FuzzPipe feeds arbitrary bytes to NewPipe as a stream.
+func FuzzPipe(f *testing.F) {
+	fuzzSeeds(f, true)
+	f.Fuzz(func(t *testing.T, b []byte) {
+		walk(t, func() (*decode.File, error) { return decode.NewPipe(bytes.NewReader(b)) })
+	})
+}
