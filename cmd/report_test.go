@@ -199,3 +199,22 @@ func TestReportDeferredSimulated(t *testing.T) {
 		}
 	}
 }
+
+// TestReportDefaultFormat checks the default format: a table on a
+// terminal, perf's text otherwise.
+func TestReportDefaultFormat(t *testing.T) {
+	c := corpusCase(t, "c-nopie")
+	for _, tty := range []bool{true, false} {
+		f, out, errOut := hermeticFactory()
+		f.IO.OutIsTerminal = tty
+		args := []string{"report", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, "-g", "none"}
+		if code := Run(context.Background(), f, args); code != ExitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		table := strings.Contains(out.String(), "┌")
+		perf := strings.HasPrefix(out.String(), "# To display the perf.data header info")
+		if table != tty || perf == tty {
+			t.Errorf("terminal %v: table %v, perf text %v", tty, table, perf)
+		}
+	}
+}

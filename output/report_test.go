@@ -208,3 +208,16 @@ func TestRBOrder(t *testing.T) {
 		t.Errorf("rbOrder = %v, want %v", got, want)
 	}
 }
+
+func BenchmarkReportAdd(b *testing.B) {
+	evs := testEvents()
+	for _, children := range []bool{false, true} {
+		b.Run(map[bool]string{false: "self", true: "children"}[children], func(b *testing.B) {
+			r := NewReport(ReportOptions{Children: children})
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r.Add(evs[i%len(evs)])
+			}
+		})
+	}
+}
