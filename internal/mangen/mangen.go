@@ -17,6 +17,7 @@ import (
 
 	"github.com/spf13/cobra"
 	"github.com/spf13/cobra/doc"
+	"github.com/spf13/pflag"
 )
 
 // Ext is the file name extension of the pages (section 1, user commands).
@@ -36,6 +37,12 @@ func Pages(root *cobra.Command, date time.Time) (map[string][]byte, error) {
 	var walk func(c *cobra.Command) error
 	walk = func(c *cobra.Command) error {
 		c.DisableAutoGenTag = true
+		// cobra/doc renders through Markdown, where "<dir>" would be taken
+		// for an HTML tag and vanish.
+		c.Use = escapeAngles(c.Use)
+		c.Short = escapeAngles(c.Short)
+		c.Long = escapeAngles(c.Long)
+		c.LocalFlags().VisitAll(func(f *pflag.Flag) { f.Usage = escapeAngles(f.Usage) })
 		c.InitDefaultHelpFlag()
 		c.InitDefaultVersionFlag()
 		for _, sub := range c.Commands() {
@@ -138,6 +145,15 @@ func read(dir string) (map[string][]byte, error) {
 		pages[e.Name()] = b
 	}
 	return pages, nil
+}
+
+// tagLike matches what Markdown would take for an HTML tag: "<dir>".
+var tagLike = regexp.MustCompile(`<([A-Za-z][A-Za-z0-9_.-]*)>`)
+
+// escapeAngles escapes tag-like words such as "<dir>" for Markdown, which
+// would otherwise drop them.
+func escapeAngles(s string) string {
+	return tagLike.ReplaceAllString(s, `\<$1\>`)
 }
 
 // thLine matches the title line of a page, `.TH "TITLE" "1" "Nov 2026" ...`,

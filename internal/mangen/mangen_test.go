@@ -12,7 +12,7 @@ import (
 )
 
 func tree() *cobra.Command {
-	root := &cobra.Command{Use: "tool", Short: "A tool", Version: "1.0"}
+	root := &cobra.Command{Use: "tool <command> [flags]", Short: "A tool", Version: "1.0"}
 	root.AddCommand(
 		&cobra.Command{Use: "run", Short: "Run it", Run: func(*cobra.Command, []string) {}},
 		&cobra.Command{Use: "secret", Short: "Hidden", Hidden: true, Run: func(*cobra.Command, []string) {}},
@@ -35,7 +35,7 @@ func TestPages(t *testing.T) {
 		t.Errorf("pages %v, want %v", names, want)
 	}
 	root := string(pages["tool.1"])
-	for _, s := range []string{`.TH "TOOL" "1" "Nov 2026" "tool" "tool manual"`, `\fB--version\fP`, `\fBtool-run(1)\fP`} {
+	for _, s := range []string{`.TH "TOOL" "1" "Nov 2026" "tool" "tool manual"`, `\fB--version\fP`, `\fBtool-run(1)\fP`, `\fBtool <command> [flags]\fP`} {
 		if !strings.Contains(root, s) {
 			t.Errorf("tool.1 lacks %q:\n%s", s, root)
 		}
