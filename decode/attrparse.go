@@ -190,59 +190,58 @@ var (
 		"emulation-faults", "dummy", "bpf-output", "cgroup-switches",
 	}
 	hwCacheNames = [...]string{"L1-dcache", "L1-icache", "LLC", "dTLB", "iTLB", "branch", "node"}
-	hwCacheOps   = [...]string{"load", "store", "prefetch"}
-	hwCacheRes   = [...]string{"refs", "misses"}
+	// hwCacheOps holds the singular and plural spelling of each op.
+	hwCacheOps = [...][2]string{{"load", "loads"}, {"store", "stores"}, {"prefetch", "prefetches"}}
+	hwCacheRes = [...]string{"refs", "misses"}
+	// hwCacheValid says which ops each cache supports (bit per op), as
+	// perf's evsel__hw_cache_stat table.
+	hwCacheValid = [...]uint8{0b111, 0b101, 0b111, 0b111, 0b001, 0b001, 0b111}
 )
 
-// defaultName derives the name perf prints for an event without a name in
-// the file (evsel__name: type and config plus modifiers).
-func defaultName(a *EventAttr, pmus map[uint32]string) string {
+// defaultName derives the name perf 6.1 prints for an event without a
+// name in the file (evsel__name: type and config plus modifiers).
+func defaultName(a *EventAttr, _ map[uint32]string) string {
 	switch a.Type {
 	case AttrTypeHardware:
+		name := "unknown-hardware"
 		if a.Config < uint64(len(hwEventNames)) {
-			return hwEventNames[a.Config] + nameModifiers(a)
+			name = hwEventNames[a.Config]
 		}
-		return fmt.Sprintf("unknown-hardware:%d", a.Config) + nameModifiers(a)
+		return name + nameModifiers(a)
 	case AttrTypeSoftware:
+		name := "unknown-software"
 		if a.Config < uint64(len(swEventNames)) {
-			return swEventNames[a.Config] + nameModifiers(a)
+			name = swEventNames[a.Config]
 		}
-		return "unknown-software" + nameModifiers(a)
+		return name + nameModifiers(a)
 	case AttrTypeTracepoint:
 		return "unknown tracepoint"
 	case AttrTypeHWCache:
-		id, op, res := a.Config&0xff, a.Config>>8&0xff, a.Config>>16&0xff
-		if id < uint64(len(hwCacheNames)) && op < uint64(len(hwCacheOps)) && res < uint64(len(hwCacheRes)) {
-			name := hwCacheNames[id] + "-" + hwCacheOpName(id, op)
-			if res == 1 {
-				name += "-misses"
-			} else if op == 0 || op == 1 || op == 2 {
-				name += "s"
-			}
-			return name + nameModifiers(a)
-		}
-		return "unknown-ext-hardware-cache-event" + nameModifiers(a)
+		return hwCacheName(a.Config) + nameModifiers(a)
 	case AttrTypeRaw:
-		return fmt.Sprintf("r%x", a.Config) + nameModifiers(a)
+		return fmt.Sprintf("raw 0x%x", a.Config) + nameModifiers(a)
 	case AttrTypeBreakpoint:
 		return fmt.Sprintf("mem:0x%x:%s", a.Config1, bpTypeName(a.BPType)) + nameModifiers(a)
-	}
-	if name, ok := pmus[uint32(a.Type)]; ok {
-		return fmt.Sprintf("%s/config=0x%x/", name, a.Config)
 	}
 	return fmt.Sprintf("unknown attr type: %d", a.Type)
 }
 
-func hwCacheOpName(id, op uint64) string {
-	// perf spells the ops per cache ("loads", "stores", "prefetches").
-	switch op {
-	case 0:
-		return "load"
-	case 1:
-		return "store"
-	default:
-		return "prefetche"
+// hwCacheName is evsel__hw_cache_name without the modifiers.
+func hwCacheName(config uint64) string {
+	typ, op, res := config&0xff, config>>8&0xff, config>>16&0xff
+	switch {
+	case typ >= uint64(len(hwCacheNames)):
+		return "unknown-ext-hardware-cache-type"
+	case op >= uint64(len(hwCacheOps)):
+		return "unknown-ext-hardware-cache-op"
+	case res >= uint64(len(hwCacheRes)):
+		return "unknown-ext-hardware-cache-result"
+	case hwCacheValid[typ]&(1<<op) == 0:
+		return "invalid-cache"
+	case res != 0:
+		return hwCacheNames[typ] + "-" + hwCacheOps[op][0] + "-" + hwCacheRes[res]
 	}
+	return hwCacheNames[typ] + "-" + hwCacheOps[op][1]
 }
 
 func bpTypeName(t uint32) string {
@@ -255,9 +254,6 @@ func bpTypeName(t uint32) string {
 	}
 	if t&4 != 0 {
 		s += "x"
-	}
-	if s == "" {
-		s = "?"
 	}
 	return s
 }
