@@ -39,6 +39,9 @@ var perfVariants = []struct {
 	{"file-le", Options{}},
 	{"file-be", Options{ByteOrder: binary.BigEndian}},
 	{"pipe-le", Options{Pipe: true}},
+	// perf reads build ids from a pipe only as HEADER_BUILD_ID records
+	// (without them it cannot find symfs/[vdso] for vDSO samples).
+	{"pipe-bid", Options{Pipe: true, BuildIDRecords: true}},
 	{"file-z81", Options{Compress: decode.RecordTypeCompressed}},
 	{"file-z81-init", Options{Compress: decode.RecordTypeCompressed, CompressAfterInit: true}},
 }
@@ -123,10 +126,10 @@ func TestPerfScriptTestdata(t *testing.T) {
 				name: name, data: filepath.Join(dir, "perf.data"), symfs: filepath.Join(dir, "symfs"),
 				kallsyms: testfixture.Testdata(t, "kallsyms"),
 				golden:   func(g string) string { return filepath.Join(dir, g) },
-			}, []string{"file-le", "file-be", "pipe-le", "file-z81-init"},
+			}, []string{"file-le", "file-be", "pipe-bid", "file-z81-init"},
 				// Not file-be: perf 6.1 does not byte-swap MMAP2 prot/flags
 				// (perf_event__mmap2_swap), so it prints ---p for them.
-				[]string{"file-le", "pipe-le", "file-z81-init"}, false)
+				[]string{"file-le", "pipe-bid", "file-z81-init"}, false)
 		})
 	}
 }

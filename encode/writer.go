@@ -57,6 +57,13 @@ type Options struct {
 	// ids), so that it matches the attrs of the file.
 	Meta *decode.Meta
 
+	// BuildIDRecords, in pipe mode, writes Meta.BuildIDs as
+	// HEADER_BUILD_ID records after the features (as perf inject -b puts
+	// build ids into a stream) instead of a BUILD_ID feature record, which
+	// perf does not read from a pipe. A decoder then delivers them as
+	// HeaderBuildID records, not as Meta.BuildIDs.
+	BuildIDRecords bool
+
 	// RawOrder is the byte order of the payloads in Meta.Raw (features
 	// kept as bytes because their layout is not parsed): when set and
 	// different from ByteOrder, those features are left out, since they
@@ -250,9 +257,13 @@ func (w *Writer) writePipeHeader() error {
 		}
 	}
 	end := w.featureEnd()
-	for _, f := range features(w.order, w.meta(), w.attrs, end) {
+	m := w.meta()
+	for _, f := range features(w.order, m, w.attrs, end) {
 		if len(f.data) > maxPipeFeature {
 			continue // does not fit a record's u16 size
+		}
+		if f.feat == decode.FeatureBuildID && w.opts.BuildIDRecords {
+			continue
 		}
 		var err error
 		b.B, err = AppendRecord(b.B, w.order, &decode.HeaderFeature{Feature: f.feat, Data: f.data}, nil)
@@ -261,6 +272,16 @@ func (w *Writer) writePipeHeader() error {
 		}
 	}
 	b.B, _ = AppendRecord(b.B, w.order, &decode.HeaderFeature{Feature: end}, nil)
+	if w.opts.BuildIDRecords {
+		for _, id := range m.BuildIDs {
+			r := &decode.HeaderBuildID{RecordCommon: decode.RecordCommon{Misc: uint16(id.CPUMode) | decode.MiscBuildIDSize},
+				BuildPID: id.PID, BuildID: id.ID, Filename: id.Filename}
+			var err error
+			if b.B, err = AppendRecord(b.B, w.order, r, nil); err != nil {
+				return err
+			}
+		}
+	}
 	if _, err := w.out.Write(b.B); err != nil {
 		return fmt.Errorf("write header: %w", err)
 	}

@@ -7,6 +7,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"reflect"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
@@ -203,5 +204,34 @@ func TestRawOrder(t *testing.T) {
 		if _, ok := got.f.Meta.Raw[decode.FeatureCache]; ok != tt.cache || got.f.Meta.Hostname != "vm" {
 			t.Errorf("order %v raw %v: CACHE present %v, hostname %q; want %v, vm", tt.order, tt.raw, ok, got.f.Meta.Hostname, tt.cache)
 		}
+	}
+}
+
+// TestBuildIDRecords: in pipe mode with BuildIDRecords the build ids come
+// back as HEADER_BUILD_ID records, before any data record.
+func TestBuildIDRecords(t *testing.T) {
+	d := decodeFile(t, testfixture.Testdata(t, "fp", "perf.data"))
+	want := d.f.Meta.BuildIDs
+	if len(want) == 0 {
+		t.Fatal("testdata/fp has no build ids")
+	}
+	got := decodeBytes(t, encodeFile(t, Options{Pipe: true, BuildIDRecords: true, Attrs: d.f.Attrs, Meta: &d.f.Meta}, d.recs))
+	if len(got.f.Meta.BuildIDs) != 0 {
+		t.Errorf("BUILD_ID feature written too: %v", got.f.Meta.BuildIDs)
+	}
+	var ids []decode.BuildID
+	for _, r := range got.recs {
+		switch r := r.(type) {
+		case *decode.HeaderBuildID:
+			ids = append(ids, decode.BuildID{CPUMode: r.CPUMode(), PID: r.BuildPID, ID: r.BuildID, Filename: r.Filename})
+		case *decode.HeaderAttr, *decode.HeaderFeature:
+		default:
+			if len(ids) == 0 {
+				t.Fatalf("%v before the build ids", r.Type())
+			}
+		}
+	}
+	if !reflect.DeepEqual(ids, want) {
+		t.Errorf("HEADER_BUILD_ID records %+v, want %+v", ids, want)
 	}
 }
