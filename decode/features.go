@@ -3,6 +3,7 @@ package decode
 import (
 	"fmt"
 	"slices"
+	"strings"
 )
 
 // add parses the payload of one feature section (file mode) or
@@ -17,7 +18,17 @@ func (m *Meta) add(f Feature, b []byte, e endian, off int64) {
 	parsed := true
 	switch f {
 	case FeatureBuildID:
-		m.BuildIDs = parseBuildIDs(&c)
+		save := c
+		m.BuildIDs = parseBuildIDs(&c, true)
+		for _, b := range m.BuildIDs {
+			if strings.HasPrefix(b.Filename, "nel.kallsyms]") {
+				// Very old perfs wrote the entries without the pid
+				// field; perf detects them the same way.
+				c = save
+				m.BuildIDs = parseBuildIDs(&c, false)
+				break
+			}
+		}
 	case FeatureHostname:
 		m.Hostname = c.perfString("hostname")
 	case FeatureOSRelease:
@@ -103,20 +114,27 @@ func (m *Meta) add(f Feature, b []byte, e endian, off int64) {
 // parseBuildIDs reads the BUILD_ID feature: perf_record_header_build_id
 // entries back to back. An entry whose size is below its fixed part or
 // runs past the section ends the list.
-func parseBuildIDs(c *cursor) []BuildID {
+func parseBuildIDs(c *cursor, withPID bool) []BuildID {
 	var out []BuildID
-	for c.remaining() >= 8+4+24 {
+	fixed := 8 + 24
+	if withPID {
+		fixed += 4
+	}
+	for c.remaining() >= fixed {
 		start := c.off
 		c.skip(4, "type")
 		misc := c.u16("misc")
 		size := int(c.u16("size"))
-		if size < 8+4+24 || size > len(c.b)-start {
+		if size < fixed || size > len(c.b)-start {
 			c.short, c.field = true, "build_id.size"
 			return out
 		}
 		ent := c.b[start+8 : start+size]
 		ec := cursor{b: ent, e: c.e}
-		pid := int32(ec.u32("pid"))
+		pid := int32(-1)
+		if withPID {
+			pid = int32(ec.u32("pid"))
+		}
 		idb := ec.bytes(24, "build_id")
 		out = append(out, BuildID{
 			CPUMode:  CPUMode(misc & 7),
