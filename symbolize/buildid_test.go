@@ -45,7 +45,7 @@ func copyFile(t *testing.T, from, to string) {
 // mismatch rejects a candidate: the symfs path, perf's build-id cache,
 // and /usr/lib/debug/.build-id below symfs.
 func TestFindBinary(t *testing.T) {
-	nopie, err := filepath.Abs("testdata/fix-nopie")
+	nopie, err := filepath.Abs(filepath.Join(fixtureDir, "fix-nopie"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -90,7 +90,7 @@ func TestFindBinary(t *testing.T) {
 			}
 			s.Observe(userMmap(1, 0x401000, 0x1000, 0x1000, tt.file))
 			var ev Event
-			smp := &decode.Sample{RecordCommon: decode.RecordCommon{PID: 1, TID: 1, Misc: uint16(decode.CPUModeUser)}, IP: 0x4011e2, Period: 1}
+			smp := &decode.Sample{RecordCommon: decode.RecordCommon{PID: 1, TID: 1, Misc: uint16(decode.CPUModeUser)}, IP: 0x401200, Period: 1}
 			s.Resolve(&stitch.Sample{Sample: smp}, &ev)
 			if ev.IP.Symbol != tt.wantSymbol || ev.IP.Reason != tt.wantReason || ev.IP.BuildID != tt.wantBuildID {
 				t.Errorf("frame %+v, want symbol %q reason %v build id %q", ev.IP, tt.wantSymbol, tt.wantReason, tt.wantBuildID)

@@ -70,7 +70,7 @@ func TestDemangleLikePerf(t *testing.T) {
 			if bin == "fix-stripped" {
 				file = ".debug/fix-stripped.debug" // what its .gnu_debuglink names
 			}
-			have := symbolNames(t, filepath.Join("testdata", file))
+			have := symbolNames(t, filepath.Join(fixtureDir, file))
 			want := uniqueLines(t, filepath.Join("testdata", bin+".perf-probe-F.txt"))
 			if diff := cmp.Diff(want, have); diff != "" {
 				t.Errorf("names differ from perf's (-perf +ours):\n%s", diff)

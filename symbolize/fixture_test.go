@@ -8,6 +8,13 @@ import (
 	"github.com/perfstitch/perfstitch/stitch"
 )
 
+// fixtureDir holds the ELF fixtures, at their recorded path below the
+// fixture symfs (testdata/symfs).
+const fixtureDir = "testdata/symfs/opt/perfstitch-symfix"
+
+// fixturePath is the path the fixtures were recorded under.
+const fixturePath = "/opt/perfstitch-symfix/"
+
 func userMmap(pid int32, start, length, pgoff uint64, name string) *decode.Mmap {
 	return &decode.Mmap{
 		RecordCommon: decode.RecordCommon{PID: pid, TID: pid, Misc: uint16(decode.CPUModeUser)},
@@ -32,17 +39,17 @@ func fixtureSymbolizer(t testing.TB) *Symbolizer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Symfs: td, Kallsyms: filepath.Join(td, "kallsyms")})
+	s, err := New(Options{Symfs: filepath.Join(td, "symfs"), Kallsyms: filepath.Join(td, "kallsyms")})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, r := range []decode.Record{
 		kernelMmap(0xffffffff81200000, 0x1000, 0xffffffff81200000, "[kernel.kallsyms]_text"),
 		kernelMmap(0xffffffffc0001000, 0x1000, 0, "/lib/modules/6.1.0/kernel/fix-mod.ko"),
-		userMmap(1, 0x555555555000, 0x1000, 0x1000, "/fix-pie"),
-		userMmap(1, 0x7f0000001000, 0x1000, 0x1000, "/libfixlib.so"),
-		userMmap(2, 0x401000, 0x1000, 0x1000, "/fix-nopie"),
-		userMmap(3, 0x560000001000, 0x1000, 0x1000, "/fix-stripped"),
+		userMmap(1, 0x555555555000, 0x1000, 0x1000, fixturePath+"fix-pie"),
+		userMmap(1, 0x7f0000001000, 0x1000, 0x1000, fixturePath+"libfixlib.so"),
+		userMmap(2, 0x401000, 0x1000, 0x1000, fixturePath+"fix-nopie"),
+		userMmap(3, 0x560000001000, 0x1000, 0x1000, fixturePath+"fix-stripped"),
 		userMmap(4, 0x7f1000000000, 0x10000, 0, "//anon"),
 		userMmap(5, 0x600000001000, 0x1000, 0x1000, "/missing-binary"),
 	} {
@@ -65,18 +72,18 @@ func TestResolveFixtures(t *testing.T) {
 		addr   uint64
 		want   Frame
 	}{
-		{"pie global", 1, false, 0x5555555551ab + 4, Frame{MapAddr: 0x11af, Symbol: "global_leaf", Offset: 4, DSO: "/fix-pie", DSOShort: "fix-pie"}},
-		{"pie static", 1, false, 0x55555555518e, Frame{MapAddr: 0x118e, Symbol: "static_leaf", Offset: 0, DSO: "/fix-pie", DSOShort: "fix-pie"}},
-		{"pie weak", 1, false, 0x555555555195, Frame{MapAddr: 0x1195, Symbol: "weak_leaf", Offset: 2, DSO: "/fix-pie", DSOShort: "fix-pie"}},
-		{"pie zero-size extended", 1, false, 0x55555555518c, Frame{MapAddr: 0x118c, Symbol: "zero_size_fn", Offset: 3, DSO: "/fix-pie", DSOShort: "fix-pie"}},
-		{"pie plt", 1, false, 0x555555555074, Frame{MapAddr: 0x1074, Symbol: "snprintf@plt", Offset: 4, DSO: "/fix-pie", DSOShort: "fix-pie"}},
-		{"pie plt first", 1, false, 0x555555555030, Frame{MapAddr: 0x1030, Symbol: "getpid@plt", Offset: 0, DSO: "/fix-pie", DSOShort: "fix-pie"}},
-		{"shared lib", 1, false, 0x7f0000001112, Frame{MapAddr: 0x1112, Symbol: "fixlib_work", Offset: 2, DSO: "/libfixlib.so", DSOShort: "libfixlib.so"}},
-		{"shared lib plt", 1, false, 0x7f0000001030, Frame{MapAddr: 0x1030, Symbol: "fixlib_inner@plt", Offset: 0, DSO: "/libfixlib.so", DSOShort: "libfixlib.so"}},
-		{"non-pie", 2, false, 0x4011e2 + 0x10, Frame{MapAddr: 0x11f2, Symbol: "main", Offset: 0x10, DSO: "/fix-nopie", DSOShort: "fix-nopie"}},
-		{"non-pie plt", 2, false, 0x401060, Frame{MapAddr: 0x1060, Symbol: "fixlib_work@plt", Offset: 0, DSO: "/fix-nopie", DSOShort: "fix-nopie"}},
-		{"stripped via debuglink", 3, false, 0x5600000011f5 + 1, Frame{MapAddr: 0x11f6, Symbol: "main", Offset: 1, DSO: "/fix-stripped", DSOShort: "fix-stripped"}},
-		{"stripped plt from runtime file", 3, false, 0x560000001050, Frame{MapAddr: 0x1050, Symbol: "printf@plt", Offset: 0, DSO: "/fix-stripped", DSOShort: "fix-stripped"}},
+		{"pie global", 1, false, 0x5555555551c9 + 4, Frame{MapAddr: 0x11cd, Symbol: "global_leaf", Offset: 4, DSO: fixturePath + "fix-pie", DSOShort: "fix-pie"}},
+		{"pie static", 1, false, 0x555555555195, Frame{MapAddr: 0x1195, Symbol: "static_leaf", Offset: 0, DSO: fixturePath + "fix-pie", DSOShort: "fix-pie"}},
+		{"pie weak", 1, false, 0x5555555551b7, Frame{MapAddr: 0x11b7, Symbol: "weak_leaf", Offset: 2, DSO: fixturePath + "fix-pie", DSOShort: "fix-pie"}},
+		{"pie zero-size extended", 1, false, 0x55555555518c, Frame{MapAddr: 0x118c, Symbol: "zero_size_fn", Offset: 3, DSO: fixturePath + "fix-pie", DSOShort: "fix-pie"}},
+		{"pie plt", 1, false, 0x555555555074, Frame{MapAddr: 0x1074, Symbol: "snprintf@plt", Offset: 4, DSO: fixturePath + "fix-pie", DSOShort: "fix-pie"}},
+		{"pie plt first", 1, false, 0x555555555030, Frame{MapAddr: 0x1030, Symbol: "getpid@plt", Offset: 0, DSO: fixturePath + "fix-pie", DSOShort: "fix-pie"}},
+		{"shared lib", 1, false, 0x7f0000001140, Frame{MapAddr: 0x1140, Symbol: "fixlib_work", Offset: 2, DSO: fixturePath + "libfixlib.so", DSOShort: "libfixlib.so"}},
+		{"shared lib plt", 1, false, 0x7f0000001030, Frame{MapAddr: 0x1030, Symbol: "fixlib_inner@plt", Offset: 0, DSO: fixturePath + "libfixlib.so", DSOShort: "libfixlib.so"}},
+		{"non-pie", 2, false, 0x401200 + 0x10, Frame{MapAddr: 0x1210, Symbol: "main", Offset: 0x10, DSO: fixturePath + "fix-nopie", DSOShort: "fix-nopie"}},
+		{"non-pie plt", 2, false, 0x401060, Frame{MapAddr: 0x1060, Symbol: "fixlib_work@plt", Offset: 0, DSO: fixturePath + "fix-nopie", DSOShort: "fix-nopie"}},
+		{"stripped via debuglink", 3, false, 0x560000001213 + 1, Frame{MapAddr: 0x1214, Symbol: "main", Offset: 1, DSO: fixturePath + "fix-stripped", DSOShort: "fix-stripped"}},
+		{"stripped plt from runtime file", 3, false, 0x560000001050, Frame{MapAddr: 0x1050, Symbol: "printf@plt", Offset: 0, DSO: fixturePath + "fix-stripped", DSOShort: "fix-stripped"}},
 		{"jit", 4, false, 0x7f1000000110, Frame{MapAddr: 0x7f1000000110, Symbol: "jit_compiled_loop", Offset: 0x10, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map"}},
 		{"jit demangled", 4, false, 0x7f1000000201, Frame{MapAddr: 0x7f1000000201, Symbol: "jit::Engine::run", Offset: 1, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map"}},
 		{"jit gap", 4, false, 0x7f1000000180, Frame{MapAddr: 0x7f1000000180, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map", Reason: NoSymbols}},

@@ -14,7 +14,7 @@ import (
 // Nothing may panic.
 func FuzzELFSymbols(f *testing.F) {
 	for _, name := range []string{"fix-pie", "fix-nopie", "libfixlib.so", "fix-stripped", ".debug/fix-stripped.debug"} {
-		b, err := os.ReadFile(filepath.Join("testdata", name))
+		b, err := os.ReadFile(filepath.Join(fixtureDir, name))
 		if err != nil {
 			f.Fatal(err)
 		}

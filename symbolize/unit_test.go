@@ -347,7 +347,7 @@ func TestCallchainContexts(t *testing.T) {
 		return &decode.Sample{RecordCommon: decode.RecordCommon{PID: 1, TID: 1, Misc: uint16(decode.CPUModeKernel)},
 			IP: chain[1], Callchain: chain, Period: 7}
 	}
-	fr := resolve(&stitch.Sample{Sample: mk(decode.ContextKernel, 0xffffffff81200014, decode.ContextUser, 0x5555555551af)})
+	fr := resolve(&stitch.Sample{Sample: mk(decode.ContextKernel, 0xffffffff81200014, decode.ContextUser, 0x5555555551cd)})
 	if len(fr) != 2 || fr[0].Symbol != "entry_a" || !fr[0].Kernel || fr[1].Symbol != "global_leaf" || fr[1].Kernel {
 		t.Errorf("kernel+user frames: %+v", fr)
 	}
@@ -366,7 +366,7 @@ func TestCallchainContexts(t *testing.T) {
 func TestDiagnostics(t *testing.T) {
 	s := fixtureSymbolizer(t)
 	var ev Event
-	for _, a := range []uint64{0x5555555551af, 0x600000001010, 0x600000001020, 0x1234} {
+	for _, a := range []uint64{0x5555555551cd, 0x600000001010, 0x600000001020, 0x1234} {
 		smp := &decode.Sample{RecordCommon: decode.RecordCommon{PID: 1, TID: 1, Misc: uint16(decode.CPUModeUser)},
 			IP: a, Period: 5}
 		if a >= 0x600000000000 {
@@ -378,7 +378,7 @@ func TestDiagnostics(t *testing.T) {
 	for _, d := range s.Diagnostics() {
 		got[d.DSO] = d
 	}
-	if d := got["/fix-pie"]; d.Frames != 1 || d.Unresolved != 0 || d.Reason != Resolved || !strings.HasSuffix(d.Path, "fix-pie") {
+	if d := got[fixturePath+"fix-pie"]; d.Frames != 1 || d.Unresolved != 0 || d.Reason != Resolved || !strings.HasSuffix(d.Path, "fix-pie") {
 		t.Errorf("fix-pie: %+v", d)
 	}
 	if d := got["/missing-binary"]; d.Frames != 2 || d.Unresolved != 2 || d.UnresolvedWeight != 10 || d.Reason != NotFound {

@@ -9,7 +9,7 @@ import (
 )
 
 func TestOpenMalformed(t *testing.T) {
-	good, err := os.ReadFile(filepath.Join("..", "..", "symbolize", "testdata", "fix-pie"))
+	good, err := os.ReadFile(filepath.Join("..", "..", "symbolize", "testdata", "symfs", "opt", "perfstitch-symfix", "fix-pie"))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,30 +1,46 @@
 #!/bin/sh
-# Rebuilds the ELF fixtures of symbolize/testdata from src/ and the perf
-# 6.1 oracles (*.perf-probe-F.txt: `perf probe -x BIN -F`, the names perf
-# gives every symbol after demangling; for fix-stripped they come from the
-# debug file perf finds through the .gnu_debuglink). Run from symbolize/testdata with
-# gcc, g++, rustc, binutils and perf installed:  sh gen.sh
-# (or `go generate ./symbolize`). The outputs are committed so tests need
-# no compiler.
+# Rebuilds the fixtures of symbolize/testdata (see README.md). Run in
+# symbolize/testdata as root with gcc, g++, rustc, binutils and perf 6.1
+# installed:  sh gen.sh   (or `go generate ./symbolize`).
+#
+# The binaries are built into symfs/opt/perfstitch-symfix/, the path they
+# are recorded under; the *.perf-probe-F.txt oracles are `perf probe -x BIN
+# -F` (the symbols perf keeps, with the names it prints; for fix-stripped
+# they come from the debug file its .gnu_debuglink names); rec/ is a real
+# recording of fix-stripped with perf script goldens.
 set -eu
+D=symfs/opt/perfstitch-symfix
+mkdir -p "$D/.debug"
 CFLAGS="-O1 -fno-omit-frame-pointer -fno-asynchronous-unwind-tables -g0"
-gcc $CFLAGS -shared -fPIC -Wl,-z,separate-code -o libfixlib.so src/fixlib.c
-gcc $CFLAGS -fPIE -pie -o fix-pie src/fix.c -L. -lfixlib -Wl,-rpath,'$ORIGIN'
-gcc $CFLAGS -no-pie -o fix-nopie src/fix.c -L. -lfixlib -Wl,-rpath,'$ORIGIN'
+gcc $CFLAGS -shared -fPIC -Wl,-z,separate-code -o $D/libfixlib.so src/fixlib.c
+gcc $CFLAGS -fPIE -pie -o $D/fix-pie src/fix.c -L$D -lfixlib -Wl,-rpath,'$ORIGIN'
+gcc $CFLAGS -no-pie -o $D/fix-nopie src/fix.c -L$D -lfixlib -Wl,-rpath,'$ORIGIN'
 # Stripped binary whose symbols live in a debug file named by its
 # .gnu_debuglink, next to it under .debug/.
-gcc $CFLAGS -fPIE -pie -o fix-stripped src/fix.c -L. -lfixlib -Wl,-rpath,'$ORIGIN'
-mkdir -p .debug
-objcopy --only-keep-debug fix-stripped .debug/fix-stripped.debug
-strip --strip-all fix-stripped
-objcopy --add-gnu-debuglink=.debug/fix-stripped.debug fix-stripped
-g++ -O1 -fno-omit-frame-pointer -g0 -o fix-cpp src/fix.cpp
-strip --strip-debug fix-cpp
+gcc $CFLAGS -fPIE -pie -o $D/fix-stripped src/fix.c -L$D -lfixlib -Wl,-rpath,'$ORIGIN'
+objcopy --only-keep-debug $D/fix-stripped $D/.debug/fix-stripped.debug
+strip --strip-all $D/fix-stripped
+(cd $D && objcopy --add-gnu-debuglink=.debug/fix-stripped.debug fix-stripped)
+g++ -O1 -fno-omit-frame-pointer -g0 -o $D/fix-cpp src/fix.cpp
+strip --strip-debug $D/fix-cpp
 # rustc 1.95 needs -Z unstable-options to choose the mangling explicitly.
 for m in legacy v0; do
 	RUSTC_BOOTSTRAP=1 rustc -C opt-level=1 -C prefer-dynamic -C strip=debuginfo \
-		-Z unstable-options -C symbol-mangling-version=$m -o fix-rust-$m src/fix.rs
+		-Z unstable-options -C symbol-mangling-version=$m -o $D/fix-rust-$m src/fix.rs
 done
 for b in fix-pie fix-nopie libfixlib.so fix-stripped fix-cpp fix-rust-legacy fix-rust-v0; do
-	HOME=/nonexistent PERF_CONFIG=/dev/null perf probe -x "$b" -F > "$b.perf-probe-F.txt"
+	HOME=/nonexistent PERF_CONFIG=/dev/null perf probe -x "$D/$b" -F > "$b.perf-probe-F.txt"
+done
+
+# A user-only recording of the stripped binary, run from its recorded path.
+rm -rf /opt/perfstitch-symfix && mkdir -p /opt && cp -a $D /opt/perfstitch-symfix
+rm -rf rec && mkdir -p rec
+(cd rec && env -i PATH=/usr/bin:/bin perf record -e cpu-clock:u -F 2000 -g -o perf.data \
+	-- /opt/perfstitch-symfix/fix-stripped 150000 > record.log 2>&1 && rm -rf .debug)
+rm -rf /opt/perfstitch-symfix
+for g in "script.txt" "script-G.txt -G"; do
+	set -- $g
+	out=$1; shift
+	(cd rec && env -i PATH=/usr/bin:/bin HOME=/nonexistent PERF_CONFIG=/dev/null LC_ALL=C TZ=UTC \
+		perf script -i perf.data --symfs ../symfs --kallsyms /dev/null "$@" > "$out")
 done

@@ -1,5 +1,6 @@
 /* Fixture program for symbolize tests: global, static, weak and
- * zero-size (assembly label) functions, and calls through the PLT. */
+ * zero-size (assembly label) functions, calls through the PLT and into a
+ * shared library. With an argument N it loops N times (for recording). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,7 +8,13 @@
 
 int fixlib_work(int n);
 
-__attribute__((noinline)) static int static_leaf(int x) { return x * 3 + 1; }
+__attribute__((noinline)) static int static_leaf(int x)
+{
+	volatile int v = x;
+	for (int i = 0; i < 200; i++)
+		v = v * 3 + 1;
+	return v;
+}
 
 __attribute__((noinline, weak)) int weak_leaf(int x) { return x + static_leaf(x); }
 
@@ -19,18 +26,24 @@ __attribute__((noinline)) int global_leaf(int x)
 }
 
 /* A function the assembler gives no size: perf extends it to the next
- * symbol. */
+ * symbol. It spins for %edi iterations. */
 __asm__(".text\n"
 	".globl zero_size_fn\n"
 	".type zero_size_fn, @function\n"
 	"zero_size_fn:\n"
-	"\tnop\n\tnop\n\tnop\n\tnop\n\tret\n");
-int zero_size_fn(void);
+	"\tpush %rbp\n\tmov %rsp, %rbp\n"
+	"1:\tnop\n\tnop\n\tdec %edi\n\tjg 1b\n"
+	"\tpop %rbp\n\tret\n");
+int zero_size_fn(int n);
 
 int main(int argc, char **argv)
 {
-	int n = argc > 1 ? atoi(argv[1]) : 3;
-	zero_size_fn();
-	printf("%d %d\n", global_leaf(n), fixlib_work(n));
+	long n = argc > 1 ? atol(argv[1]) : 1;
+	long s = 0;
+	for (long i = 0; i < n; i++) {
+		zero_size_fn(300);
+		s += global_leaf((int)i) + fixlib_work((int)(i & 15));
+	}
+	printf("%ld\n", s);
 	return getpid() == 0;
 }

@@ -1,5 +1,11 @@
 /* Shared library fixture: mapped with a non-zero pgoff for its text. */
-static int lib_static(int n) { return n * n; }
+__attribute__((noinline)) static int lib_static(int n)
+{
+	volatile int v = n;
+	for (int i = 0; i < 100; i++)
+		v = v * v + i;
+	return v;
+}
 
 __attribute__((noinline)) int fixlib_inner(int n) { return lib_static(n) + 7; }
 
