@@ -19,7 +19,10 @@ type Options struct {
 	// OSRelease (from Meta) is the running kernel's release.
 	Kallsyms string
 	// MapsDir holds /proc/PID/maps snapshots, as DIR/PID.maps or
-	// DIR/PID/maps, used for processes whose MMAP records are missing.
+	// DIR/PID/maps, for processes whose MMAP records are missing (started
+	// before recording, lost events, pipe mode): a snapshot's executable
+	// mappings are consulted for the user addresses no recorded mapping
+	// of the process covers, so records win where both exist.
 	MapsDir string
 	// BuildIDDir is perf's build-id cache (perf --buildid-dir, normally
 	// ~/.debug; see [DefaultBuildIDDir]); "" disables it.
@@ -424,7 +427,7 @@ func (s *Symbolizer) loadKernel() {
 	s.ksyms = ks
 	kd.tab = ks.kernel
 	kd.loaded, kd.path = true, s.opts.Kallsyms
-	kd.reason = NoSymbols
+	kd.reason = NoKallsyms // an empty file, e.g. --kallsyms /dev/null
 	if start, end, ok := kd.tab.span(); ok {
 		kd.reason = Resolved
 		// Replace the kernel mapping(s) by the symbol span.
@@ -495,6 +498,10 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 	s.seq++
 	ev.Sample = smp
 	ev.Frames = ev.Frames[:0]
+	if smp == nil || smp.Sample == nil {
+		ev.Comm, ev.IP = "", Frame{}
+		return
+	}
 	ds := smp.Sample
 	t := s.thread(ds.PID, ds.TID)
 	ev.Comm = t.comm
