@@ -125,6 +125,7 @@ type layout struct {
 	trailerSize int // bytes of the sample_id trailer (0 without sample_id_all)
 	idPos       int // u64 index of the id in a SAMPLE body, -1 if none
 	isPos       int // u64 index counted from the record end, 1 = last; 0 if none
+	fixedSize   int // bytes of the fixed u64 slots at the start of a SAMPLE
 	bad         error
 }
 
@@ -143,6 +144,12 @@ func newLayout(a *EventAttr) layout {
 	}
 	if st >= SampleFormatMax {
 		l.bad = fmt.Errorf("event %d: sample_type %#x has unknown bits: %w", a.Index, uint64(st), ErrUnsupported)
+	}
+	for _, b := range [...]SampleFormat{SampleIdentifier, SampleIP, SampleTID, SampleTime, SampleAddr,
+		SampleID, SampleStreamID, SampleCPU, SamplePeriod} {
+		if st&b != 0 {
+			l.fixedSize += 8
+		}
 	}
 	if st&SampleIdentifier != 0 {
 		l.idPos = 0

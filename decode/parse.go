@@ -1,8 +1,10 @@
 package decode
 
 import (
+	"encoding/binary"
 	"fmt"
 	"math"
+	"slices"
 )
 
 // store holds one reusable value per record type: the cursor hands out
@@ -457,14 +459,7 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 	n := len(body)
 	i := 0
 	// Fixed leading u64 slots: one bounds check for the common prefix.
-	fixed := 0
-	for _, b := range [...]SampleFormat{SampleIdentifier, SampleIP, SampleTID, SampleTime, SampleAddr,
-		SampleID, SampleStreamID, SampleCPU, SamplePeriod} {
-		if st&b != 0 {
-			fixed += 8
-		}
-	}
-	if fixed > n {
+	if l.fixedSize > n {
 		return nil, formatErr(off, RecordTypeSample, "size", errShort)
 	}
 	if st&SampleIdentifier != 0 {
@@ -518,12 +513,8 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 		if nr > uint64(c.remaining()/8) {
 			return nil, formatErr(off, RecordTypeSample, "callchain.nr", errShort)
 		}
-		cc := smp.Callchain
 		b := c.bytes(int(nr)*8, "callchain")
-		for j := 0; j < len(b); j += 8 {
-			cc = append(cc, e.u64(b[j:]))
-		}
-		smp.Callchain = cc
+		smp.Callchain = appendU64s(smp.Callchain, b, e)
 	}
 	if st&SampleRaw != 0 {
 		sz := c.u32("raw.size")
@@ -629,6 +620,23 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 		return nil, formatErr(off, RecordTypeSample, c.field, errShort)
 	}
 	return smp, nil
+}
+
+// appendU64s appends the u64s of b (a multiple of 8 bytes) to dst.
+func appendU64s(dst []uint64, b []byte, e endian) []uint64 {
+	n := len(b) / 8
+	dst = slices.Grow(dst, n)
+	out := dst[len(dst) : len(dst)+n]
+	if e.big {
+		for j := range out {
+			out[j] = binary.BigEndian.Uint64(b[8*j:])
+		}
+	} else {
+		for j := range out {
+			out[j] = binary.LittleEndian.Uint64(b[8*j:])
+		}
+	}
+	return dst[:len(dst)+n]
 }
 
 // parseTool decodes perf-tool records (types 64 and up).
