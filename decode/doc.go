@@ -23,6 +23,26 @@
 //	}
 //	if err := rs.Err(); err != nil { ... }
 //
+// # Ordering
+//
+// [TimeOrder] reproduces perf's delivery order: kernel records with a
+// timestamp are queued; a FINISHED_ROUND is delivered as soon as it is read
+// and then releases the queued records up to the newest timestamp of the
+// round before it; records without a timestamp and perf-tool records
+// (types 64 and up, including COMPRESSED containers) pass at once; the
+// rest is released at the end. The records of a COMPRESSED/COMPRESSED2
+// container follow the container through the same queue. [FileOrder]
+// delivers records as they are stored.
+//
+// # Offsets
+//
+// [RecordCommon.Offset] is the file offset of a record. Pipe-mode offsets
+// count from the byte after the 16-byte pipe header (perf script -D's
+// "0x98@pipe"). Records decompressed from a container carry the
+// container's offset and their offset in the decompressed stream in
+// InnerOffset (perf 6.1 -D prints the first container's offset for all of
+// them).
+//
 // # Bad input
 //
 // Malformed input yields a [*FormatError] naming the file offset, the record
