@@ -114,6 +114,10 @@ type Options struct {
 // value for), each from Meta.Raw when it has the feature's bytes, else
 // encoded from the parsed fields.
 //
+// Each kernel record is laid out with the event of its RecordCommon.Attr
+// (as a decoder sets it), else the attr whose IDs hold its ID, else the
+// first attr; keep Attr (or ID) when records are made or changed by hand.
+//
 // [Writer.WriteRecord] does not write HeaderAttr and HeaderFeature records
 // (the Writer makes those from Options) nor Compressed containers (a
 // decoder delivers their contents as records of their own, and the Writer
