@@ -43,12 +43,15 @@ type Stitcher struct {
 	src  Source
 	opts Options
 
-	q          ring
-	pending    map[int32]*waitList // waiting samples per tid
-	npending   int
-	lastCookie map[int32]uint64 // cookie of the last matching record per tid
-	free       []*entry
-	last       *entry // delivered by the previous Next, recycled by the next
+	q        ring
+	pending  map[int32]*waitList // per tid
+	npending int
+	// The wait list looked up last, since a thread's samples and records
+	// tend to come in runs.
+	lastTID int32
+	lastWL  *waitList
+	free    []*entry
+	last    *entry // delivered by the previous Next, recycled by the next
 
 	cur     Sample // the sample delivered straight from the source
 	ev      Event
@@ -57,9 +60,14 @@ type Stitcher struct {
 	stats   Stats
 }
 
-// waitList holds the waiting samples of one thread, oldest first. It
-// stays in the map (keeping its storage) until the thread exits.
-type waitList struct{ e []*entry }
+// waitList holds the waiting samples of one thread, oldest first, and
+// the cookie of the thread's last matching record. It stays in the map
+// (keeping its storage) until the thread exits.
+type waitList struct {
+	e          []*entry
+	lastCookie uint64
+	hasLast    bool
+}
 
 // entry is one held item: a sample (buf, copied from the source) or
 // another record (rec, cloned).
@@ -82,10 +90,9 @@ const (
 // New returns a Stitcher reading src.
 func New(src Source, opts Options) *Stitcher {
 	return &Stitcher{
-		src:        src,
-		opts:       opts,
-		pending:    make(map[int32]*waitList),
-		lastCookie: make(map[int32]uint64),
+		src:     src,
+		opts:    opts,
+		pending: make(map[int32]*waitList),
 	}
 }
 
@@ -169,11 +176,7 @@ func (s *Stitcher) feed(r decode.Record) bool {
 		e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
 		e.klen = klen
 		e.tid = sampleTID(rec)
-		wl := s.pending[e.tid]
-		if wl == nil {
-			wl = new(waitList)
-			s.pending[e.tid] = wl
-		}
+		wl := s.waitList(e.tid, true)
 		wl.e = append(wl.e, e)
 		s.npending++
 		if s.npending > s.stats.PendingHighWater {
@@ -192,7 +195,6 @@ func (s *Stitcher) feed(r decode.Record) bool {
 	case *decode.Exit:
 		if !s.opts.NoMerge {
 			s.release(rec.TID, causeExit)
-			delete(s.lastCookie, rec.TID)
 		}
 	}
 	if s.q.n == 0 {
@@ -243,7 +245,7 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 	}
 	tid := rec.TID
 	var list []*entry
-	wl := s.pending[tid]
+	wl := s.waitList(tid, false)
 	if wl != nil {
 		list = wl.e
 	}
@@ -276,18 +278,30 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 	case matched > 0:
 		s.stats.SamplesPerRecord.Add(matched)
 		if rec.ABI == decode.DeferredCookie {
-			s.lastCookie[tid] = rec.Cookie
+			wl.lastCookie, wl.hasLast = rec.Cookie, true
 		}
-	case rec.ABI == decode.DeferredCookie && s.isLastCookie(tid, rec.Cookie):
+	case rec.ABI == decode.DeferredCookie && wl != nil && wl.hasLast && wl.lastCookie == rec.Cookie:
 		s.stats.DuplicateRecords++
 	default:
 		s.stats.OrphanRecords++
 	}
 }
 
-func (s *Stitcher) isLastCookie(tid int32, cookie uint64) bool {
-	c, ok := s.lastCookie[tid]
-	return ok && c == cookie
+// waitList returns the wait list of tid, making it if create is set.
+func (s *Stitcher) waitList(tid int32, create bool) *waitList {
+	if s.lastWL != nil && s.lastTID == tid {
+		return s.lastWL
+	}
+	wl := s.pending[tid]
+	if wl == nil {
+		if !create {
+			return nil
+		}
+		wl = new(waitList)
+		s.pending[tid] = wl
+	}
+	s.lastTID, s.lastWL = tid, wl
+	return wl
 }
 
 // sameEvent reports whether a seed-ABI record may join e: records emitted
@@ -325,6 +339,9 @@ func (s *Stitcher) release(tid int32, cause int) {
 	wl.e = wl.e[:0]
 	if cause == causeExit {
 		delete(s.pending, tid)
+		if s.lastWL == wl {
+			s.lastWL = nil
+		}
 	}
 }
 
