@@ -284,7 +284,8 @@ func (s *Symbolizer) loadUser(d *dso) {
 }
 
 // loadPerfMap reads a perf-PID.map JIT symbol file ("START SIZE NAME" per
-// line, hex), first under Symfs, then at its own path.
+// line, hex), first under Symfs, then at its own path (perf itself reads
+// only the latter).
 func (s *Symbolizer) loadPerfMap(d *dso) {
 	paths := []string{d.name}
 	if s.opts.Symfs != "" {
@@ -314,7 +315,8 @@ func (s *Symbolizer) loadPerfMap(d *dso) {
 				continue
 			}
 			name = strings.TrimRight(name, "\r\n")
-			tab.syms = append(tab.syms, symbol{start: start, end: start + size, name: s.dem.demangle(name)})
+			// perf 6.1 prints perf-map names as written, never demangled.
+			tab.syms = append(tab.syms, symbol{start: start, end: start + size, name: name})
 		}
 		f.Close()
 		if len(tab.syms) == 0 {

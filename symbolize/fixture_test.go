@@ -85,7 +85,7 @@ func TestResolveFixtures(t *testing.T) {
 		{"stripped via debuglink", 3, false, 0x560000001213 + 1, Frame{MapAddr: 0x1214, Symbol: "main", Offset: 1, DSO: fixturePath + "fix-stripped", DSOShort: "fix-stripped"}},
 		{"stripped plt from runtime file", 3, false, 0x560000001050, Frame{MapAddr: 0x1050, Symbol: "printf@plt", Offset: 0, DSO: fixturePath + "fix-stripped", DSOShort: "fix-stripped"}},
 		{"jit", 4, false, 0x7f1000000110, Frame{MapAddr: 0x7f1000000110, Symbol: "jit_compiled_loop", Offset: 0x10, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map"}},
-		{"jit demangled", 4, false, 0x7f1000000201, Frame{MapAddr: 0x7f1000000201, Symbol: "jit::Engine::run", Offset: 1, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map"}},
+		{"jit name kept mangled", 4, false, 0x7f1000000201, Frame{MapAddr: 0x7f1000000201, Symbol: "_ZN3jit6Engine3runEv", Offset: 1, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map"}},
 		{"jit gap", 4, false, 0x7f1000000180, Frame{MapAddr: 0x7f1000000180, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map", Reason: NoSymbols}},
 		{"missing file", 5, false, 0x600000001010, Frame{MapAddr: 0x1010, DSO: "/missing-binary", DSOShort: "missing-binary", Reason: NotFound}},
 		{"no map", 1, false, 0x1234, Frame{MapAddr: 0x1234, DSO: "[unknown]", DSOShort: "[unknown]", Reason: NoMap}},

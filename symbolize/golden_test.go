@@ -298,22 +298,28 @@ func TestExternalGolden(t *testing.T) {
 	}
 }
 
-// TestFixtureRecording resolves a real perf 6.1 recording of the stripped
-// fixture (testdata/rec, made by testdata/gen.sh with cpu-clock:u) against
-// perf script's output: symbols from the .gnu_debuglink debug file, the
+// TestFixtureRecording resolves real perf 6.1 recordings of the fixtures
+// (testdata/rec*, made by testdata/gen.sh with cpu-clock:u) against perf
+// script's output. rec: symbols from the .gnu_debuglink debug file, the
 // zero-size assembly function, a shared library mapped with a pgoff, and
-// libc/ld.so frames with no file in symfs.
+// libc/ld.so frames with no file in symfs. rec-jit: JIT code in anonymous
+// memory named by /tmp/perf-PID.map (absolute addresses, names as written).
 func TestFixtureRecording(t *testing.T) {
-	res := resolveGolden(t, goldenSpec{
-		Name: "rec", Data: "testdata/rec/perf.data", Symfs: "testdata/symfs", Kallsyms: os.DevNull,
-		Script: "testdata/rec/script.txt", ScriptG: "testdata/rec/script-G.txt",
-	}, nil)
-	t.Logf("%d samples (IP identical %d, comm %d), %d/%d frames identical",
-		res.samples, res.ipMatch, res.commMatch, res.match, res.frames)
-	if res.firstDiff != "" {
-		t.Errorf("first difference: %s", res.firstDiff)
-	}
-	if res.samples < 100 {
-		t.Errorf("only %d samples", res.samples)
+	for _, name := range []string{"rec", "rec-jit"} {
+		t.Run(name, func(t *testing.T) {
+			dir := filepath.Join("testdata", name)
+			res := resolveGolden(t, goldenSpec{
+				Name: name, Data: filepath.Join(dir, "perf.data"), Symfs: "testdata/symfs", Kallsyms: os.DevNull,
+				Script: filepath.Join(dir, "script.txt"), ScriptG: filepath.Join(dir, "script-G.txt"),
+			}, nil)
+			t.Logf("%d samples (IP identical %d, comm %d), %d/%d frames identical",
+				res.samples, res.ipMatch, res.commMatch, res.match, res.frames)
+			if res.firstDiff != "" {
+				t.Errorf("first difference: %s", res.firstDiff)
+			}
+			if res.samples < 100 {
+				t.Errorf("only %d samples", res.samples)
+			}
+		})
 	}
 }

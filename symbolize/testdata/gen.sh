@@ -21,6 +21,7 @@ gcc $CFLAGS -fPIE -pie -o $D/fix-stripped src/fix.c -L$D -lfixlib -Wl,-rpath,'$O
 objcopy --only-keep-debug $D/fix-stripped $D/.debug/fix-stripped.debug
 strip --strip-all $D/fix-stripped
 (cd $D && objcopy --add-gnu-debuglink=.debug/fix-stripped.debug fix-stripped)
+gcc $CFLAGS -o $D/fix-jit src/jit.c
 g++ -O1 -fno-omit-frame-pointer -g0 -o $D/fix-cpp src/fix.cpp
 strip --strip-debug $D/fix-cpp
 # rustc 1.95 needs -Z unstable-options to choose the mangling explicitly.
@@ -37,10 +38,21 @@ rm -rf /opt/perfstitch-symfix && mkdir -p /opt && cp -a $D /opt/perfstitch-symfi
 rm -rf rec && mkdir -p rec
 (cd rec && env -i PATH=/usr/bin:/bin perf record -e cpu-clock:u -F 2000 -g -o perf.data \
 	-- /opt/perfstitch-symfix/fix-stripped 150000 > record.log 2>&1 && rm -rf .debug)
+# A JIT run: perf reads /tmp/perf-PID.map itself (not below --symfs); the
+# map is then kept as symfs/tmp/perf-PID.map.
+find symfs/tmp -name 'perf-*.map' ! -name perf-4.map -delete 2>/dev/null || true
+rm -rf rec-jit && mkdir -p rec-jit
+(cd rec-jit && env -i PATH=/usr/bin:/bin perf record -e cpu-clock:u -F 2000 -g -o perf.data \
+	-- /opt/perfstitch-symfix/fix-jit 5000 > record.log 2>&1 && rm -rf .debug)
 rm -rf /opt/perfstitch-symfix
-for g in "script.txt" "script-G.txt -G"; do
-	set -- $g
-	out=$1; shift
-	(cd rec && env -i PATH=/usr/bin:/bin HOME=/nonexistent PERF_CONFIG=/dev/null LC_ALL=C TZ=UTC \
-		perf script -i perf.data --symfs ../symfs --kallsyms /dev/null "$@" > "$out")
+for r in rec rec-jit; do
+	for g in "script.txt" "script-G.txt -G"; do
+		set -- $g
+		out=$1; shift
+		(cd $r && env -i PATH=/usr/bin:/bin HOME=/nonexistent PERF_CONFIG=/dev/null LC_ALL=C TZ=UTC \
+			perf script -i perf.data --symfs ../symfs --kallsyms /dev/null "$@" > "$out")
+	done
 done
+mkdir -p symfs/tmp
+pid=$(awk 'NR == 1 { print $2 }' rec-jit/script.txt)
+mv "/tmp/perf-$pid.map" symfs/tmp/
