@@ -231,6 +231,12 @@ func (s *Symbolizer) Comm(pid, tid int32) string {
 // MMAP2, COMM, FORK, EXIT, KSYMBOL and HEADER_BUILD_ID. Other records
 // are ignored. Records must come in time order, interleaved with the
 // samples passed to [Symbolizer.Resolve].
+//
+// As in perf 6.1 (thread.c, machine.c): a new mapping cuts away what it
+// overlaps of older ones; an exec COMM renames the thread but keeps the
+// process's mappings (the new image's MMAPs replace what they overlap); a
+// FORK of a new process copies the parent's mappings, a new thread shares
+// them; EXIT keeps the thread for samples still to come.
 func (s *Symbolizer) Observe(r decode.Record) {
 	switch r := r.(type) {
 	case *decode.Mmap:
