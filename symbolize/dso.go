@@ -323,7 +323,6 @@ func (s *Symbolizer) loadPerfMap(d *dso) {
 			d.reason = NoSymbols
 			return
 		}
-		tab.add(nil)
 		sortSyms(&tab)
 		d.tab, d.path, d.reason = tab, p, Resolved
 		return

@@ -498,8 +498,10 @@ func (s *Symbolizer) snapshot(pid int32) *addrSpace {
 func (s *Symbolizer) MapsErrors() []error { return s.snapErrs }
 
 // Resolve fills ev with the resolved sample: its comm, its IP and its
-// callchain frames (leaf first). ev.Frames is reused. s must have been
-// preceded by the side-band records up to its time (see [Symbolizer.Observe]).
+// callchain frames (leaf first, at most Options.MaxStack addresses). The
+// storage of ev.Frames is reused, so a warm Symbolizer allocates nothing
+// per sample. The side-band records up to the sample's time must have been
+// passed to [Symbolizer.Observe] first.
 func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 	s.seq++
 	ev.Sample = smp
