@@ -57,7 +57,7 @@ type Sample struct {
 	// Sample is the decoded sample. For a Stitched sample its Callchain
 	// is rewritten to what the kernel would have recorded without deferral:
 	// the kernel part, then decode.ContextUser and the user PCs. For
-	// CookieMismatch and NoRecord samples the Callchain is the recorded one,
+	// CookieMismatch, NoRecord and Unmerged samples the Callchain is the recorded one,
 	// still ending in decode.ContextUserDeferred (and the cookie in the
 	// cookie ABI), so output can show the cookie the way perf does.
 	*decode.Sample
