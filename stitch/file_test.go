@@ -158,3 +158,47 @@ func TestFileOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestFileIntermediateABI: the posted-but-unmerged v16 layout (cookie
+// record whose ips start with PERF_CONTEXT_USER) stitches like the final
+// one.
+func TestFileIntermediateABI(t *testing.T) {
+	attr := fileAttr()
+	var buf bytes.Buffer
+	w, err := encode.NewWriter(&buf, encode.Options{Attrs: []*decode.EventAttr{attr}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := smp(attr, 7, 100, K, 0xf1, D, 0x300000001)
+	s.ID = 11
+	if err := w.WriteRecord(s); err != nil {
+		t.Fatal(err)
+	}
+	// {cookie, nr, USER, ips...} then the sample_id trailer of
+	// IP|TID|TIME|CALLCHAIN|ID|CPU|PERIOD: pid, tid, time, id, cpu, res.
+	b := encode.Builder{}
+	b.U64(0x300000001).U64(3).U64(U).U64(0x71).U64(0x72)
+	b.I32(7).I32(7).U64(101).U64(11).U32(0).U32(0)
+	if err := w.WriteRaw(encode.RawRecord(nil, decode.RecordTypeCallchainDeferred, uint16(decode.CPUModeUser), b.B)); err != nil {
+		t.Fatal(err)
+	}
+	if err := w.Close(); err != nil {
+		t.Fatal(err)
+	}
+	f, err := decode.NewFile(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	st := stitch.New(f.Records(decode.TimeOrder), stitch.Options{})
+	var got []string
+	for st.Next() {
+		got = append(got, describe(st.Event()))
+	}
+	if err := st.Err(); err != nil {
+		t.Fatal(err)
+	}
+	want := []string{"SAMPLE stitched tid=7 t=100 [K f1 U 71 72]"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("events (-want +got):\n%s", diff)
+	}
+}
