@@ -6,6 +6,8 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"syscall"
+	"time"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
@@ -63,6 +65,7 @@ func benchDecode(b *testing.B, name string, order decode.Order) {
 	b.SetBytes(int64(f.Header.Data.Size))
 	b.ReportAllocs()
 	runtime.GC()
+	cpu0 := cpuTime()
 	b.ResetTimer()
 	for range b.N {
 		f, err := decode.NewFile(bytes.NewReader(buf))
@@ -78,6 +81,21 @@ func benchDecode(b *testing.B, name string, order decode.Order) {
 			b.Fatal(err)
 		}
 	}
+	b.StopTimer()
+	// Throughput per CPU second: less sensitive than wall time to other
+	// jobs on a shared machine (GC workers count too).
+	if cpu := cpuTime() - cpu0; cpu > 0 {
+		b.ReportMetric(float64(f.Header.Data.Size)*float64(b.N)/cpu.Seconds()/1e6, "MB/cpu-s")
+	}
+}
+
+// cpuTime is the user+system CPU time of the process.
+func cpuTime() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
 
 // BenchmarkDecode measures decoding throughput (MB/s of the data section)

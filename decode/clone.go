@@ -21,11 +21,12 @@ func (r *Sample) Clone() Record {
 }
 
 // reset zeroes r but keeps the storage of its slices for reuse.
+// (Callchain is not kept: the parser owns its storage, see store.chain.)
 func (r *Sample) reset() {
-	rv, cc, br, bc, ru, ri := r.Read.Values[:0], r.Callchain[:0], r.Branches[:0],
+	rv, br, bc, ru, ri := r.Read.Values[:0], r.Branches[:0],
 		r.BranchCounters[:0], r.RegsUser[:0], r.RegsIntr[:0]
 	*r = Sample{}
-	r.Read.Values, r.Callchain, r.Branches, r.BranchCounters, r.RegsUser, r.RegsIntr = rv, cc, br, bc, ru, ri
+	r.Read.Values, r.Branches, r.BranchCounters, r.RegsUser, r.RegsIntr = rv, br, bc, ru, ri
 }
 
 // cloneInto makes dst a deep copy of r, reusing dst's storage.

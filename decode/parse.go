@@ -50,6 +50,10 @@ type store struct {
 	compressed    Compressed
 	bpfMetadata   BPFMetadata
 	unknown       Unknown
+
+	// chain is the storage of Sample.Callchain when it cannot alias the
+	// record bytes.
+	chain []uint64
 }
 
 // minBody is the smallest body (after the 8-byte header, before any
@@ -514,7 +518,14 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 			return nil, formatErr(off, RecordTypeSample, "callchain.nr", errShort)
 		}
 		b := c.bytes(int(nr)*8, "callchain")
-		smp.Callchain = appendU64s(smp.Callchain, b, e)
+		if v, ok := castU64s(b, e); ok {
+			// Zero copy: the chain aliases the record, which is valid
+			// until the next record, like the Sample itself.
+			smp.Callchain = v
+		} else {
+			s.chain = appendU64s(s.chain[:0], b, e)
+			smp.Callchain = s.chain
+		}
 	}
 	if st&SampleRaw != 0 {
 		sz := c.u32("raw.size")
