@@ -7,8 +7,8 @@ import (
 	"path/filepath"
 	"runtime"
 	"syscall"
-	"time"
 	"testing"
+	"time"
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
