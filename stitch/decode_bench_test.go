@@ -115,6 +115,7 @@ func BenchmarkDecodeStitch(b *testing.B) {
 	run := func(b *testing.B, withStitch, withRead bool) {
 		b.SetBytes(int64(len(data)))
 		var samples uint64
+		var queue int
 		cpu0 := cpuTime()
 		for b.Loop() {
 			f, err := decode.NewFile(bytes.NewReader(data))
@@ -149,10 +150,12 @@ func BenchmarkDecodeStitch(b *testing.B) {
 				b.Fatal("nothing stitched")
 			}
 			samples = st.Stats().Total()
+			queue = st.Stats().QueueHighWater
 		}
 		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
 		if samples > 0 {
 			b.ReportMetric(float64(samples), "samples/op")
+			b.ReportMetric(float64(queue), "held-max")
 		}
 	}
 	b.Run("decode", func(b *testing.B) { run(b, false, false) })

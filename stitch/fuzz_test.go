@@ -16,6 +16,7 @@ func synth(data []byte) (stitch.Options, []decode.Record) {
 	if len(data) > 0 {
 		opts.MaxPending = int(data[0] % 6)
 		opts.NoMerge = data[0]&0x80 != 0
+		opts.CookieOnly = data[0]&0x40 != 0
 		data = data[1:]
 	}
 	var recs []decode.Record
@@ -61,6 +62,7 @@ func FuzzStitch(f *testing.F) {
 	f.Add([]byte{3, 0, 1, 0, 5, 1, 2, 8, 1, 6, 5})
 	f.Add([]byte{0x82, 4, 1, 7, 1, 6, 0x41, 9, 0})
 	f.Add([]byte{1, 0, 0, 0, 4, 0, 8, 0, 2, 6, 8})
+	f.Add([]byte{0x40, 6, 0x40, 0, 0, 0, 0, 6, 0x44, 0, 4})
 	f.Fuzz(func(t *testing.T, data []byte) {
 		opts, recs := synth(data)
 		var wantOrder []uint64
@@ -117,8 +119,8 @@ func FuzzStitch(f *testing.F) {
 		if c := stats.Count(stitch.NoRecord); stats.NoRecordAtEnd+stats.NoRecordAtExit+stats.NoRecordCap != c {
 			t.Fatalf("NoRecord causes do not add up to %d: %+v", c, stats)
 		}
-		if stats.SamplesPerRecord.Sum != stats.Count(stitch.Stitched) {
-			t.Fatalf("histogram sum %d != stitched %d", stats.SamplesPerRecord.Sum, stats.Count(stitch.Stitched))
+		if stats.SamplesPerRecord.Sum+stats.CookieOnlyStitched != stats.Count(stitch.Stitched) {
+			t.Fatalf("histogram sum %d + cookie-only %d != stitched %d", stats.SamplesPerRecord.Sum, stats.CookieOnlyStitched, stats.Count(stitch.Stitched))
 		}
 		if opts.MaxPending > 0 && stats.QueueHighWater > opts.MaxPending+1 {
 			t.Fatalf("queue high water %d beyond cap %d", stats.QueueHighWater, opts.MaxPending)

@@ -32,7 +32,11 @@ type Stats struct {
 
 	// SamplesPerRecord is the histogram of how many samples each matching
 	// record completed (all samples of one kernel entry share a record).
+	// Samples joined by cookie alone (Options.CookieOnly) are not in it.
 	SamplesPerRecord Histogram
+	// CookieOnlyStitched counts the stitched samples whose record had no
+	// thread id and was matched by cookie alone (Options.CookieOnly).
+	CookieOnlyStitched uint64
 
 	// PendingHighWater is the largest number of deferred samples held at
 	// once; QueueHighWater the largest number of held items (those samples

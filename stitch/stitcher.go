@@ -21,7 +21,21 @@ type Options struct {
 	// treats such a sample as an ordinary one, and so does the Stitcher
 	// without Lenient. Samples of unknown events are always examined.
 	Lenient bool
+
+	// CookieOnly matches cookie-ABI records that carry no thread id (their
+	// event lacks sample_id_all, so they have no sample_id at all) by their
+	// cookie alone, which the kernel makes unique per CPU and kernel entry.
+	// Such records carry no time either: the decoder delivers them as they
+	// are read, possibly before samples of the same entry that still sit in
+	// its round queue, so the Stitcher remembers the last 4096 of them for
+	// samples that come later. perf 6.19 matches nothing without a thread
+	// id, and neither does the Stitcher without CookieOnly.
+	CookieOnly bool
 }
+
+// cookieOnlyMemory is how many thread-less records Options.CookieOnly
+// remembers for samples that come after them.
+const cookieOnlyMemory = 4096
 
 // Stitcher joins deferred user callchains onto their samples. It reads a
 // time-ordered [Source] (decode.TimeOrder) and delivers every record of it,
@@ -50,8 +64,14 @@ type Stitcher struct {
 	// tend to come in runs.
 	lastTID int32
 	lastWL  *waitList
-	free    []*entry
-	last    *entry // delivered by the previous Next, recycled by the next
+
+	// Options.CookieOnly: user PCs of thread-less records by cookie, and
+	// their cookies oldest first.
+	early     map[uint64][]uint64
+	earlyQ    []uint64 // a ring once full; earlyHead is the oldest
+	earlyHead int
+	free      []*entry
+	last      *entry // delivered by the previous Next, recycled by the next
 
 	cur     Sample // the sample delivered straight from the source
 	ev      Event
@@ -176,6 +196,13 @@ func (s *Stitcher) feed(r decode.Record) bool {
 		e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
 		e.klen = klen
 		e.tid = sampleTID(rec)
+		if ips, ok := s.early[cookie]; ok && s.early != nil && abi == decode.DeferredCookie {
+			// Its thread-less record came first (Options.CookieOnly).
+			s.join(e, ips)
+			s.stats.CookieOnlyStitched++
+			s.push(e)
+			return false
+		}
 		wl := s.waitList(e.tid, true)
 		wl.e = append(wl.e, e)
 		s.npending++
@@ -241,6 +268,9 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 	s.stats.Records[rec.ABI%3]++
 	if rec.Format&decode.SampleTID == 0 || rec.TID == -1 {
 		s.stats.UnknownTIDRecords++
+		if s.opts.CookieOnly && rec.ABI == decode.DeferredCookie {
+			s.matchCookie(rec)
+		}
 		return
 	}
 	tid := rec.TID
@@ -285,6 +315,40 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 	default:
 		s.stats.OrphanRecords++
 	}
+}
+
+// matchCookie joins a thread-less cookie-ABI record to every waiting
+// sample with its cookie, whatever its thread, and remembers it for
+// samples still to come (Options.CookieOnly). It scans all waiting
+// samples.
+func (s *Stitcher) matchCookie(rec *decode.CallchainDeferred) {
+	for _, wl := range s.pending {
+		keep := wl.e[:0]
+		for _, e := range wl.e {
+			if e.smp.ABI == decode.DeferredCookie && e.smp.Cookie == rec.Cookie {
+				s.join(e, rec.IPs)
+				s.npending--
+				s.stats.CookieOnlyStitched++
+				continue
+			}
+			keep = append(keep, e)
+		}
+		clear(wl.e[len(keep):])
+		wl.e = keep
+	}
+	if s.early == nil {
+		s.early = make(map[uint64][]uint64)
+	}
+	if _, ok := s.early[rec.Cookie]; !ok {
+		if len(s.earlyQ) < cookieOnlyMemory {
+			s.earlyQ = append(s.earlyQ, rec.Cookie)
+		} else {
+			delete(s.early, s.earlyQ[s.earlyHead])
+			s.earlyQ[s.earlyHead] = rec.Cookie
+			s.earlyHead = (s.earlyHead + 1) % cookieOnlyMemory
+		}
+	}
+	s.early[rec.Cookie] = append([]uint64(nil), rec.IPs...)
 }
 
 // waitList returns the wait list of tid, making it if create is set.

@@ -370,6 +370,28 @@ func TestStitcher(t *testing.T) {
 			}
 		},
 	}, {
+		name: "cookie only matches thread-less records before and after their samples",
+		opts: stitch.Options{CookieOnly: true},
+		in: []decode.Record{
+			smp(evA, 1, 10, K, 0xf1, D, 0x300000001),
+			func() decode.Record { r := rec(evA, 1, 0, 0x300000002, 0x22); r.Format = 0; r.TID = -1; return r }(),
+			func() decode.Record { r := rec(evA, 1, 0, 0x300000001, 0x11); r.Format = 0; r.TID = -1; return r }(),
+			smp(evA, 2, 11, K, 0xf2, D, 0x300000002),
+			smp(evA, 2, 12, D, 0x300000002),
+			smp(evA, 3, 13, K, 0xf3, D, 0x300000003),
+		},
+		want: []string{
+			"SAMPLE stitched tid=1 t=10 [K f1 U 11]",
+			"SAMPLE stitched tid=2 t=11 [K f2 U 22]",
+			"SAMPLE stitched tid=2 t=12 [U 22]",
+			"SAMPLE no-record tid=3 t=13 [K f3 D 300000003]",
+		},
+		check: func(t *testing.T, st *stitch.Stats) {
+			if st.CookieOnlyStitched != 3 || st.UnknownTIDRecords != 2 {
+				t.Errorf("stats %+v", st)
+			}
+		},
+	}, {
 		name: "no merge passes records through",
 		opts: stitch.Options{NoMerge: true},
 		in: []decode.Record{
