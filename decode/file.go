@@ -150,7 +150,11 @@ func newFile(r io.ReaderAt, size int64) (*File, error) {
 		if size >= 0 {
 			end = size
 		}
-		return newPipe(io.NewSectionReader(r, pipeHeaderSize, end-pipeHeaderSize), e)
+		bufSize := pipeBufSize
+		if size >= 0 {
+			bufSize = int(min(int64(pipeBufSize), max(size, 4096)))
+		}
+		return newPipe(io.NewSectionReader(r, pipeHeaderSize, end-pipeHeaderSize), e, bufSize)
 	}
 	if hsize != fileHeaderSize && hsize != oldFileHeaderSize {
 		return nil, &FormatError{Offset: 8, Field: "header.size",
@@ -365,18 +369,18 @@ func NewPipe(r io.Reader) (*File, error) {
 		return nil, &FormatError{Offset: 8, Field: "header.size",
 			Err: fmt.Errorf("pipe header size %d: %w", hs, ErrUnsupported)}
 	}
-	return newPipe(r, e)
+	return newPipe(r, e, pipeBufSize)
 }
 
 // maxPrelude bounds the header records NewPipe reads ahead.
 const maxPrelude = 4096
 
-func newPipe(r io.Reader, e endian) (*File, error) {
+func newPipe(r io.Reader, e endian, bufSize int) (*File, error) {
 	f := &File{}
 	f.dec = decoder{e: e, f: f, byID: make(map[uint64]int), stats: &Stats{}}
 	f.Header = Header{Pipe: true, ByteOrder: e.order(), Size: pipeHeaderSize}
 	f.data = r
-	f.fr = newFrameReader(r, e, 0, pipeBufSize)
+	f.fr = newFrameReader(r, e, 0, bufSize)
 	// Read ahead the header records that replace the file header.
 	var s store
 	for len(f.prelude) < maxPrelude {

@@ -151,8 +151,8 @@ func (z *zstream) nextInner(d *decoder) (rec []byte, off, inner int64, ok bool) 
 			z.base += int64(z.pos)
 			z.out, z.pos = z.out[:n], 0
 		}
-		if cap(z.out)-len(z.out) < 2*zstdBlockMax {
-			nb := make([]byte, len(z.out), len(z.out)+4*zstdBlockMax)
+		if cap(z.out)-len(z.out) < zstdBlockMax {
+			nb := make([]byte, len(z.out), len(z.out)+zstdBlockMax+maxRecordSize)
 			copy(nb, z.out)
 			z.out = nb
 		}
