@@ -45,8 +45,8 @@ type Collapsed struct {
 	defaulted bool
 	warned    bool
 	stack     []byte
-	frames    [][]byte
 	hdr       []byte
+	names     map[frameKey]string
 }
 
 // NewCollapsed returns a Collapsed writer on w. Diagnostics that
@@ -145,20 +145,49 @@ func (c *Collapsed) pname(cfg *evConfig, ev *symbolize.Event) (string, bool) {
 	case c.opts.PID:
 		name += "-" + strconv.Itoa(int(ev.Sample.PID))
 	}
-	name = strings.ReplaceAll(name, " ", "_")
+	if strings.IndexByte(name, ' ') >= 0 {
+		name = strings.ReplaceAll(name, " ", "_")
+	}
 	if name == "" || name == "0" {
 		return "", false
 	}
 	return name, true
 }
 
+// frameKey identifies what the folded name of a frame depends on (but for
+// --addrs on unresolved frames, which adds the address).
+type frameKey struct {
+	sym, dso string
+	java     bool
+}
+
 // appendFrame appends ";func" for one frame, as stackcollapse-perf.pl
-// turns the line "ip sym+off (dso)" into a function name.
+// turns the line "ip sym+off (dso)" into a function name. Names are
+// cached: a recording has few distinct frames and many samples.
 func (c *Collapsed) appendFrame(st []byte, fr *symbolize.Frame, ev *symbolize.Event, java bool) []byte {
+	if fr.Cookie && ev.Sample.State != stitch.CookieMismatch {
+		return st // "(cookie)": skipped like a process name
+	}
+	if c.opts.Addrs && fr.Symbol == "" {
+		return c.foldFrame(st, fr, java)
+	}
+	k := frameKey{fr.Symbol, fr.DSO, java}
+	if f, ok := c.names[k]; ok {
+		return append(st, f...)
+	}
+	n := len(st)
+	st = c.foldFrame(st, fr, java)
+	if c.names == nil {
+		c.names = make(map[frameKey]string)
+	}
+	c.names[k] = string(st[n:])
+	return st
+}
+
+// foldFrame computes what appendFrame appends.
+func (c *Collapsed) foldFrame(st []byte, fr *symbolize.Frame, java bool) []byte {
 	raw := fr.Symbol
 	switch {
-	case fr.Cookie && ev.Sample.State != stitch.CookieMismatch:
-		return st // "(cookie)": skipped like a process name
 	case raw == "":
 		raw = "[unknown]"
 	case raw[0] == '(':

@@ -211,7 +211,7 @@ func appendSymDSO(b []byte, fields Field, fr *symbolize.Frame, cookie bool) []by
 			b = append(b, fr.Symbol...)
 			if fields&FieldSymOff != 0 {
 				b = append(b, '+', '0', 'x')
-				b = strconv.AppendUint(b, fr.Offset, 16)
+				b = appendHex(b, fr.Offset)
 			}
 		default:
 			b = append(b, "[unknown]"...)

@@ -56,8 +56,23 @@ func appendZeroPad(b []byte, v uint64, width int) []byte {
 // appendHexPad appends v in lowercase hex, right-aligned in width (%*lx).
 func appendHexPad(b []byte, v uint64, width int) []byte {
 	var tmp [16]byte
-	return appendPadLeftBytes(b, strconv.AppendUint(tmp[:0], v, 16), width)
+	i := len(tmp)
+	for {
+		i--
+		tmp[i] = hexDigits[v&0xf]
+		v >>= 4
+		if v == 0 {
+			break
+		}
+	}
+	for n := width - (len(tmp) - i); n > 0; n-- {
+		b = append(b, ' ')
+	}
+	return append(b, tmp[i:]...)
 }
+
+// appendHex appends v in lowercase hex (%lx).
+func appendHex(b []byte, v uint64) []byte { return appendHexPad(b, v, 0) }
 
 // appendAltHex appends v as C's %#lx does: "0x" and hex digits, but a bare
 // "0" for zero.

@@ -1,0 +1,43 @@
+package cmd
+
+import (
+	"context"
+	"io"
+	"os"
+	"testing"
+
+	"github.com/perfstitch/perfstitch/internal/iostreams"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+)
+
+// benchInput returns the recording to benchmark: $PERFSTITCH_BENCH_DATA
+// (e.g. the file scripts/bench-script.sh records), else the corpus case
+// c-nopie.
+func benchInput(b *testing.B) []string {
+	if p := os.Getenv("PERFSTITCH_BENCH_DATA"); p != "" {
+		return []string{p}
+	}
+	for _, c := range testfixture.Corpus(b) {
+		if c.Name == "c-nopie" {
+			return []string{"--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data}
+		}
+	}
+	b.Skip("corpus case c-nopie absent")
+	return nil
+}
+
+func benchmarkScript(b *testing.B, extra ...string) {
+	args := append(append([]string{"script"}, extra...), benchInput(b)...)
+	b.ReportAllocs()
+	for b.Loop() {
+		ios := &iostreams.IOStreams{In: nil, Out: io.Discard, ErrOut: io.Discard}
+		f := &Factory{IO: ios, Getenv: func(string) string { return "" }}
+		if code := Run(context.Background(), f, args); code != ExitOK {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+func BenchmarkScriptText(b *testing.B)      { benchmarkScript(b) }
+func BenchmarkScriptCollapsed(b *testing.B) { benchmarkScript(b, "--format", "collapsed") }
+func BenchmarkScriptJSON(b *testing.B)      { benchmarkScript(b, "--format", "json") }
