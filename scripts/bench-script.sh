@@ -53,7 +53,15 @@ run() {
 	read -r wall user sys rss <"$DIR/$name.time"
 	cpu=$(echo "$user $sys" | awk '{printf "%.2f", $1 + $2}')
 	printf '%-28s wall %7.2f s  cpu %7.2f s  peak RSS %8d kB  output %s bytes\n' "$name" "$wall" "$cpu" "$rss" "$(wc -c <"$DIR/$name.out")"
-	eval "${name}_wall=$wall ${name}_rss=$rss"
+	eval "${name}_wall=$wall ${name}_cpu=$cpu ${name}_rss=$rss"
+}
+
+# ratio LABEL A B: how many times faster B ran than A, by wall and by CPU
+# time (user+sys; the better measure on a busy machine).
+ratio() {
+	eval "aw=\$${2}_wall ac=\$${2}_cpu bw=\$${3}_wall bc=\$${3}_cpu"
+	awk -v l="$1" -v aw="$aw" -v ac="$ac" -v bw="$bw" -v bc="$bc" \
+		'BEGIN { printf "%s: %.1fx faster by wall time, %.1fx by CPU time\n", l, aw / bw, ac / bc }'
 }
 
 # The same environment for both: no build-id cache, C locale.
@@ -65,7 +73,7 @@ if cmp -s "$DIR/perf_text.out" "$DIR/stitch_text.out"; then
 else
 	echo "text outputs: differ at $(cmp "$DIR/perf_text.out" "$DIR/stitch_text.out" 2>&1 | sed 's/.*differ: //')"
 fi
-awk -v a="$perf_text_wall" -v b="$stitch_text_wall" 'BEGIN { printf "text: perfstitch is %.1fx faster than perf script (target >= 5x)\n", a / b }'
+ratio "text: perfstitch script vs perf script (target >= 5x)" perf_text stitch_text
 
 SC=${STACKCOLLAPSE:-$(command -v stackcollapse-perf.pl || true)}
 run stitch_collapsed "$DIR/perfstitch" script --format collapsed "$DATA"
@@ -76,7 +84,7 @@ if [ -n "$SC" ]; then
 	else
 		echo "collapsed outputs: differ"
 	fi
-	awk -v a="$perf_collapsed_wall" -v b="$stitch_collapsed_wall" 'BEGIN { printf "collapsed: perfstitch is %.1fx faster than perf script | stackcollapse-perf.pl (target >= 20x)\n", a / b }'
+	ratio "collapsed: perfstitch vs perf script | stackcollapse-perf.pl (target >= 20x)" perf_collapsed stitch_collapsed
 else
 	echo "collapsed: stackcollapse-perf.pl not found (set STACKCOLLAPSE) - no comparison"
 fi
