@@ -454,3 +454,22 @@ func (p *graphPrinter) entryLine(n *chainNode, e *chainEntry, depth int, mask ui
 	p.w.WriteString(e.label())
 	p.w.WriteByte('\n')
 }
+
+// merge adds every chain of src to n (perf's callchain_merge): each node
+// of src with hits of its own is appended with its full path.
+func (n *chainNode) merge(src *chainNode) {
+	var path []chainEntry
+	var walk func(x *chainNode)
+	walk = func(x *chainNode) {
+		keep := len(path)
+		path = append(path, x.val...)
+		if x.hit > 0 && len(path) > 0 {
+			n.appendChain(path, x.hit)
+		}
+		for _, c := range x.children {
+			walk(c)
+		}
+		path = path[:keep]
+	}
+	walk(src)
+}

@@ -145,15 +145,18 @@ type Report struct {
 	hasChains   bool
 	cursor      []chainEntry
 	cache       []*histEntry
+	tmpl        histEntry // the entry being looked up, reused
 }
 
 // reportSection is the histogram of one event.
 type reportSection struct {
-	attr        *decode.EventAttr
-	name        string
-	index       int
-	entries     map[string]*histEntry
-	order       []*histEntry
+	attr  *decode.EventAttr
+	name  string
+	index int
+	// entries is perf's hists->entries_in: the entries in the order of
+	// the sort keys' compare functions, looked up through the tree.
+	entries     rbTree[*histEntry]
+	collapsed   bool
 	nrSamples   uint64
 	totalPeriod uint64
 	chains      bool // samples of this event carry callchains
@@ -224,7 +227,7 @@ func (r *Report) section(attr *decode.EventAttr) *reportSection {
 	if s, ok := r.byAttr[attr]; ok {
 		return s
 	}
-	s := &reportSection{attr: attr, entries: make(map[string]*histEntry)}
+	s := &reportSection{attr: attr}
 	if attr != nil {
 		s.name, s.index = attr.Name, attr.Index
 	}
@@ -304,7 +307,8 @@ func (r *Report) Add(ev *symbolize.Event) error {
 	}
 
 	// The sampled IP: map-relative address, the sample's cpumode.
-	self := histEntry{comm: ev.Comm, tid: s.TID, ip: ev.IP.MapAddr, level: levelOf(s)}
+	self := &r.tmpl
+	*self = histEntry{comm: ev.Comm, tid: s.TID, ip: ev.IP.MapAddr, level: levelOf(s)}
 	if ev.IP.Reason != symbolize.NoMap {
 		self.dso = ev.IP.DSOShort
 	}
@@ -313,7 +317,7 @@ func (r *Report) Add(ev *symbolize.Event) error {
 		self.sym = ev.IP.Symbol
 		self.start = ev.IP.MapAddr - ev.IP.Offset
 	}
-	he := sec.findOrAdd(&self, r.opts.Sort)
+	he := sec.findOrAdd(self, r.opts.Sort)
 	he.self += period
 	he.nrSelf++
 	he.acc += period
@@ -333,7 +337,8 @@ func (r *Report) Add(ev *symbolize.Event) error {
 	level := self.level
 	for i := range r.cursor {
 		c := &r.cursor[i]
-		tmpl := histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: c.dso, level: level}
+		tmpl := &r.tmpl
+		*tmpl = histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: c.dso, level: level}
 		if c.resolved || c.dsoRank >= 0 {
 			if c.kernel {
 				tmpl.level = 'k'
@@ -347,7 +352,7 @@ func (r *Report) Add(ev *symbolize.Event) error {
 		}
 		dup := false
 		for _, prev := range r.cache {
-			if compareHist(prev, &tmpl, r.opts.Sort) == 0 {
+			if compareHist(prev, tmpl, r.opts.Sort) == 0 {
 				dup = true
 				break
 			}
@@ -355,7 +360,7 @@ func (r *Report) Add(ev *symbolize.Event) error {
 		if dup {
 			continue
 		}
-		ce := sec.findOrAdd(&tmpl, r.opts.Sort)
+		ce := sec.findOrAdd(tmpl, r.opts.Sort)
 		ce.acc += period
 		ce.nrAcc++
 		r.cache = append(r.cache, ce)
@@ -379,48 +384,37 @@ func (r *Report) callerOrder() bool {
 	return r.opts.Children
 }
 
-// key returns the identity of e under the sort keys (perf's
-// hist_entry__cmp == 0).
-func (e *histEntry) key(keys []SortKey) string {
-	var b strings.Builder
-	for _, k := range keys {
-		switch k {
-		case SortComm:
-			b.WriteString(e.comm)
-		case SortPID:
-			b.WriteString(strconv.Itoa(int(e.tid)))
-		case SortDSO:
-			b.WriteString(e.dso)
-		case SortSym:
-			if e.resolved {
-				b.WriteString("s")
-				b.WriteString(e.dso)
-				b.WriteByte(0)
-				b.WriteString(strconv.FormatUint(e.start, 16))
-				if e.inlined {
-					b.WriteByte(0)
-					b.WriteString(e.sym)
-				}
-			} else {
-				b.WriteString("a")
-				b.WriteString(strconv.FormatUint(e.ip, 16))
-			}
-		}
-		b.WriteByte(0)
-	}
-	return b.String()
+func (s *reportSection) findOrAdd(tmpl *histEntry, keys []SortKey) *histEntry {
+	found, _ := s.entries.findOrMake(tmpl, func(a, b *histEntry) int { return compareHist(a, b, keys) }, func() *histEntry {
+		he := new(histEntry)
+		*he = *tmpl
+		return he
+	})
+	return found
 }
 
-func (s *reportSection) findOrAdd(tmpl *histEntry, keys []SortKey) *histEntry {
-	k := tmpl.key(keys)
-	if he, ok := s.entries[k]; ok {
-		return he
+// collapse merges entries that compare equal, as perf's
+// hists__collapse_resort moves entries_in into the collapsed tree (with
+// perf's comparison some duplicates created by missed lookups meet here).
+// It runs once; the section keeps the collapsed tree.
+func (s *reportSection) collapse(keys []SortKey) {
+	if s.collapsed {
+		return
 	}
-	he := new(histEntry)
-	*he = *tmpl
-	s.entries[k] = he
-	s.order = append(s.order, he)
-	return he
+	s.collapsed = true
+	var out rbTree[*histEntry]
+	for _, he := range s.entries.items() {
+		dst, inserted := out.findOrInsert(he, func(a, b *histEntry) int { return compareHist(a, b, keys) })
+		if inserted {
+			continue
+		}
+		dst.self += he.self
+		dst.acc += he.acc
+		dst.nrSelf += he.nrSelf
+		dst.nrAcc += he.nrAcc
+		dst.chain.merge(&he.chain)
+	}
+	s.entries = out
 }
 
 func cmpNull(aNil, bNil bool) int {
@@ -443,6 +437,19 @@ func cmpU64(a, b uint64) int {
 	return 0
 }
 
+// cmpWrap compares addresses as perf's sort functions do: by the sign of
+// their difference taken as a signed 64-bit number, so addresses more
+// than 2^63 apart compare the "wrong" way round, as in perf.
+func cmpWrap(a, b uint64) int {
+	switch d := int64(a - b); {
+	case d < 0:
+		return -1
+	case d > 0:
+		return 1
+	}
+	return 0
+}
+
 // compareHist is perf's hist_entry__cmp/collapse: the order of the
 // collapsed tree, which decides the order of rows that tie in the output
 // sort. Negative when a sorts first.
@@ -459,7 +466,7 @@ func compareHist(a, b *histEntry, keys []SortKey) int {
 		case SortSym:
 			switch {
 			case !a.resolved && !b.resolved:
-				c = cmpU64(a.ip, b.ip)
+				c = cmpWrap(a.ip, b.ip)
 			default:
 				if c = compareDSO(a, b); c != 0 {
 					break
@@ -470,11 +477,11 @@ func compareHist(a, b *histEntry, keys []SortKey) int {
 					break
 				}
 				if a.inlined || b.inlined {
-					if c = strings.Compare(a.sym, b.sym); c != 0 {
+					if c = strings.Compare(b.sym, a.sym); c != 0 {
 						break
 					}
 				}
-				c = cmpU64(a.start, b.start)
+				c = cmpWrap(a.start, b.start)
 			}
 		}
 		if c != 0 {
@@ -520,9 +527,9 @@ func compareOutput(a, b *histEntry, keys []SortKey) int {
 
 // sortedEntries returns the section's rows in perf's output order.
 func (r *Report) sortedEntries(s *reportSection) []*histEntry {
-	rows := append([]*histEntry(nil), s.order...)
 	keys := r.opts.Sort
-	sort.SliceStable(rows, func(i, j int) bool { return compareHist(rows[i], rows[j], keys) < 0 })
+	s.collapse(keys)
+	rows := s.entries.items()
 	children := r.children()
 	caller := r.callerOrder()
 	return rbOrder(rows, func(a, b *histEntry) bool {

@@ -28,12 +28,18 @@ func convertUnit(v uint64) (uint64, byte) {
 	return v, unit
 }
 
+// pidHeader is perf's header of the pid sort key, spaces included.
+const pidHeader = "    Pid:Command"
+
 // column is one column of the perf text layout.
 type column struct {
 	header string
 	width  int
 	text   func(he *histEntry) string
 	right  bool // right-aligned header (percent columns)
+	// pad: perf pads the text to the width even in the last column
+	// (every sort key's text but the symbol's).
+	pad bool
 }
 
 // columns returns the columns of a section with perf's widths: at least
@@ -55,7 +61,7 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 	} else {
 		cols = append(cols, column{header: "Overhead", width: 8, right: true, text: pct(func(he *histEntry) uint64 { return he.self })})
 	}
-	commW, pidW, dsoW, symW := len("Command"), len("Pid:Command"), len("Shared Object"), len("Symbol")
+	commW, pidW, dsoW, symW := len("Command"), len(pidHeader), len("Shared Object"), len("Symbol")
 	unresolved := false
 	for _, he := range rows {
 		commW = max(commW, len(he.comm))
@@ -76,13 +82,13 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 	for _, k := range r.opts.Sort {
 		switch k {
 		case SortComm:
-			cols = append(cols, column{header: "Command", width: commW, text: func(he *histEntry) string { return he.comm }})
+			cols = append(cols, column{header: "Command", width: commW, pad: true, text: func(he *histEntry) string { return he.comm }})
 		case SortPID:
-			cols = append(cols, column{header: "Pid:Command", width: pidW, text: func(he *histEntry) string {
+			cols = append(cols, column{header: pidHeader, width: pidW, pad: true, text: func(he *histEntry) string {
 				return padLeft(strconv.Itoa(int(he.tid)), 7) + ":" + he.comm
 			}})
 		case SortDSO:
-			cols = append(cols, column{header: "Shared Object", width: dsoW, text: (*histEntry).dsoText})
+			cols = append(cols, column{header: "Shared Object", width: dsoW, pad: true, text: (*histEntry).dsoText})
 		case SortSym:
 			cols = append(cols, column{header: "Symbol", width: symW, text: (*histEntry).symText})
 		}
@@ -155,7 +161,7 @@ func (r *Report) writePerfSection(bw *bufio.Writer, s *reportSection) {
 		for i, c := range cols {
 			bw.WriteString("  ")
 			t := c.text(he)
-			if i < len(cols)-1 {
+			if i < len(cols)-1 || c.pad {
 				t = padRight(t, c.width)
 			}
 			bw.WriteString(t)

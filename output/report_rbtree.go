@@ -125,3 +125,50 @@ func (t *rbTree[T]) fixup(z *rbNode[T]) {
 	}
 	t.root.red = false
 }
+
+// findOrInsert looks v up with cmp (negative: v goes left of the node;
+// zero: the node is v's entry) and inserts it when absent, as perf's
+// hists__findnew_entry does. With perf's comparison, which is not a total
+// order, an entry can be missed and a duplicate inserted, exactly as in
+// perf. It returns the entry found or v, and whether v was inserted.
+func (t *rbTree[T]) findOrInsert(v T, cmp func(a, b T) int) (T, bool) {
+	return t.findOrMake(v, cmp, func() T { return v })
+}
+
+// findOrMake is findOrInsert that inserts mk() (equal to v) instead of v,
+// so that v can be a temporary.
+func (t *rbTree[T]) findOrMake(v T, cmp func(a, b T) int, mk func() T) (T, bool) {
+	var parent *rbNode[T]
+	p := &t.root
+	for *p != nil {
+		parent = *p
+		c := cmp(v, parent.val)
+		switch {
+		case c == 0:
+			return parent.val, false
+		case c < 0:
+			p = &parent.left
+		default:
+			p = &parent.right
+		}
+	}
+	n := &rbNode[T]{val: mk(), red: true, parent: parent}
+	*p = n
+	t.fixup(n)
+	return n.val, true
+}
+
+// items returns the values in order.
+func (t *rbTree[T]) items() []T {
+	var out []T
+	var walk func(n *rbNode[T])
+	walk = func(n *rbNode[T]) {
+		for n != nil {
+			walk(n.left)
+			out = append(out, n.val)
+			n = n.right
+		}
+	}
+	walk(t.root)
+	return out
+}
