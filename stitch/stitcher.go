@@ -46,7 +46,8 @@ const cookieOnlyMemory = 4096
 // Options.MaxPending releases it.
 //
 // Matching follows perf 6.19 (tools/perf/util/session.c): a record joins
-// the waiting samples of its thread (tid) with its cookie; waiting samples
+// the waiting samples of its thread (tid) with its cookie (in the seed
+// ABI, which has no cookie, all of them); waiting samples
 // of the same thread with another cookie are delivered without their user
 // part (CookieMismatch); samples still waiting at the end are delivered
 // without it too (NoRecord). Records are never matched by event id or CPU,
@@ -70,8 +71,9 @@ type Stitcher struct {
 	early     map[uint64][]uint64
 	earlyQ    []uint64 // a ring once full; earlyHead is the oldest
 	earlyHead int
-	free      []*entry
-	last      *entry // delivered by the previous Next, recycled by the next
+
+	free []*entry // recycled entries, with their sample buffers
+	last *entry   // delivered by the previous Next, recycled by the next
 
 	cur     Sample // the sample delivered straight from the source
 	ev      Event
