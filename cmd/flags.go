@@ -36,6 +36,9 @@ type CommonOptions struct {
 	NoMergeCallchains bool
 
 	Filter Filter
+
+	// progressMin overrides progressThreshold (tests).
+	progressMin int64
 }
 
 // Filter selects samples the way perf's --pid, --tid, --comms, --cpu,

@@ -143,13 +143,18 @@ func (p *pipeline) setup(size int64) error {
 	p.sym = sym
 	p.recs = f.Records(decode.TimeOrder)
 	p.st = stitch.New(p.recs, stitch.Options{NoMerge: o.NoMergeCallchains})
-	if size > progressThreshold && o.IO.ErrIsTerminal {
+	threshold := int64(progressThreshold)
+	if o.progressMin > 0 {
+		threshold = o.progressMin
+	}
+	if size > threshold && o.IO.ErrIsTerminal {
 		p.bar = progressbar.NewOptions64(size,
 			progressbar.OptionSetWriter(o.IO.ErrOut),
 			progressbar.OptionSetDescription("reading"),
 			progressbar.OptionShowBytes(true),
 			progressbar.OptionThrottle(200*time.Millisecond),
 			progressbar.OptionClearOnFinish(),
+			progressbar.OptionSetRenderBlankState(true),
 		)
 	}
 	return nil

@@ -284,3 +284,29 @@ func TestScriptClosedStdout(t *testing.T) {
 		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, errOut)
 	}
 }
+
+// TestScriptProgress: the progress bar goes to stderr only when stderr is
+// a terminal (and the input is big enough), never into the data.
+func TestScriptProgress(t *testing.T) {
+	dir := testfixture.Testdata(t, "fp")
+	want, err := os.ReadFile(filepath.Join(dir, "script.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tty := range []bool{false, true} {
+		f, out, errOut := testFactory()
+		f.IO.ErrIsTerminal = tty
+		opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv, progressMin: 1,
+			Input: filepath.Join(dir, "perf.data"), Symfs: filepath.Join(dir, "symfs"), Kallsyms: testfixture.Testdata(t, "kallsyms")},
+			MaxStack: output.DefaultMaxStack}
+		if err := scriptRun(context.Background(), opts); err != nil {
+			t.Fatal(err)
+		}
+		if d := firstDiff(out.Bytes(), want); d != "" {
+			t.Errorf("tty=%v: output differs at %s", tty, d)
+		}
+		if got := errOut.Len() > 0; got != tty {
+			t.Errorf("tty=%v: stderr %q", tty, errOut)
+		}
+	}
+}
