@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"strconv"
 	"strings"
@@ -28,6 +29,9 @@ type ReportOptions struct {
 	GraphLimit   float64
 	Order        output.CallOrder
 	PercentLimit float64
+	// CallGraphSet says -g or -G was given: then, as in perf, a recording
+	// without callchains is an error.
+	CallGraphSet bool
 }
 
 // NewCmdReport builds the report command; runF replaces the run function in tests.
@@ -74,6 +78,7 @@ json gives the rows and call graphs as data.`,
 			if inverted {
 				opts.Order = output.OrderCaller
 			}
+			opts.CallGraphSet = (c.Flags().Changed("call-graph") && opts.CallGraph != output.CallGraphNone) || inverted
 			if noChild {
 				opts.Children = false
 			}
@@ -180,6 +185,9 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 	}
 	if err := p.Err(); err != nil {
 		return err
+	}
+	if opts.CallGraphSet && !rep.HasCallchains() {
+		return errors.New("call graphs requested (-g or -G) but the recording has no callchains; record with perf record -g")
 	}
 	return rep.Write(opts.Common.IO.Out, format)
 }

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/deferralsim"
@@ -46,9 +47,9 @@ func TestNewCmdReport(t *testing.T) {
 		{args: "x.data --no-children --sort comm,dso,sym --format perf",
 			want: ReportOptions{Common: CommonOptions{Input: "x.data"}, Format: output.TablePerf, FormatSet: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
 		{args: "--stdio -s sym,pid -g folded,2,callee",
-			want: ReportOptions{Format: output.TablePerf, FormatSet: true, Children: true, CallGraph: output.CallGraphFolded, GraphLimit: 2, Order: output.OrderCallee, Sort: []output.SortKey{output.SortSym, output.SortPID}}},
+			want: ReportOptions{Format: output.TablePerf, FormatSet: true, Children: true, CallGraph: output.CallGraphFolded, GraphLimit: 2, Order: output.OrderCallee, Sort: []output.SortKey{output.SortSym, output.SortPID}, CallGraphSet: true}},
 		{args: "-G --percent-limit 5 -g none --format json",
-			want: ReportOptions{Format: output.TableJSON, FormatSet: true, Children: true, CallGraph: output.CallGraphNone, GraphLimit: 5, PercentLimit: 5, Order: output.OrderCaller, Sort: output.DefaultSortKeys()}},
+			want: ReportOptions{Format: output.TableJSON, FormatSet: true, Children: true, CallGraph: output.CallGraphNone, GraphLimit: 5, PercentLimit: 5, Order: output.OrderCaller, Sort: output.DefaultSortKeys(), CallGraphSet: true}},
 		{args: "--sort bogus", wantErr: `--sort: unknown sort key "bogus"`},
 		{args: "-g wiggly", wantErr: `--call-graph: unknown call-graph mode "wiggly"`},
 		{args: "--percent-limit lots", wantErr: `--percent-limit: "lots" is not a percentage`},
@@ -73,8 +74,10 @@ func TestNewCmdReport(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			got.Common = CommonOptions{Input: got.Common.Input}
-			if d := cmp.Diff(tt.want, *got); d != "" {
+			if got.Common.Input != tt.want.Common.Input {
+				t.Errorf("input %q, want %q", got.Common.Input, tt.want.Common.Input)
+			}
+			if d := cmp.Diff(tt.want, *got, cmpopts.IgnoreFields(ReportOptions{}, "Common")); d != "" {
 				t.Errorf("options (-want +got):\n%s", d)
 			}
 		})
@@ -196,6 +199,21 @@ func TestReportDeferredSimulated(t *testing.T) {
 		have := runCmd(t, "report", "--format", "perf", "-i", path, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
 		if have != string(want) {
 			t.Errorf("%+v: report of the deferred file differs from perf's report of the original at %s", opts, firstLineDiff(have, string(want)))
+		}
+	}
+}
+
+// TestReportNoCallchainError checks that, as in perf, asking for call
+// graphs on a recording without callchains is an error, while the default
+// call-graph setting is not.
+func TestReportNoCallchainError(t *testing.T) {
+	c := corpusCase(t, "no-callchain")
+	base := []string{"report", "--format", "perf", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms}
+	runCmd(t, base...)
+	for _, extra := range [][]string{{"-g", "flat"}, {"-G"}} {
+		f, _, errOut := hermeticFactory()
+		if code := Run(context.Background(), f, append(base, extra...)); code != ExitError || !strings.Contains(errOut.String(), "no callchains") {
+			t.Errorf("%v: exit %d, stderr %q; want an error about missing callchains", extra, code, errOut)
 		}
 	}
 }

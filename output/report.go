@@ -550,6 +550,10 @@ func (r *Report) sortedEntries(s *reportSection) []*histEntry {
 	})
 }
 
+// HasCallchains reports whether any sample added so far carried a
+// callchain.
+func (r *Report) HasCallchains() bool { return r.hasChains }
+
 // children reports whether --children is in effect: it needs callchains.
 func (r *Report) children() bool { return r.opts.Children && r.hasChains && !r.opts.Pipe }
 
