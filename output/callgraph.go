@@ -371,7 +371,7 @@ func (p *graphPrinter) printGraph(root *chainNode, parent uint64) {
 				margin = 3
 				printed = true
 			} else {
-				p.w.WriteString(spaces(margin))
+				p.w.WriteString(graphPad(margin))
 			}
 			p.w.WriteString(n.val[i].label())
 			p.w.WriteByte('\n')
@@ -387,7 +387,7 @@ func (p *graphPrinter) printGraph(root *chainNode, parent uint64) {
 	}
 }
 
-func spaces(n int) string { return strings.Repeat(" ", n) }
+func graphPad(n int) string { return strings.Repeat(" ", n) }
 
 // bit returns the depth-mask bit of level i. perf keeps the mask in a C
 // int and shifts by the level, which on x86 wraps every 32 levels; deep
@@ -423,7 +423,7 @@ func (p *graphPrinter) printLevel(nodes []*chainNode, total uint64, depth int, m
 
 func (p *graphPrinter) graphLine(depth int, mask uint32, margin int) {
 	p.w.WriteString(graphMargin)
-	p.w.WriteString(spaces(margin))
+	p.w.WriteString(graphPad(margin))
 	for i := 0; i < depth; i++ {
 		if mask&bit(i) != 0 {
 			p.w.WriteString("|          ")
@@ -436,7 +436,7 @@ func (p *graphPrinter) graphLine(depth int, mask uint32, margin int) {
 
 func (p *graphPrinter) entryLine(n *chainNode, e *chainEntry, depth int, mask uint32, period int, total uint64, margin int) {
 	p.w.WriteString(graphMargin)
-	p.w.WriteString(spaces(margin))
+	p.w.WriteString(graphPad(margin))
 	for i := 0; i < depth; i++ {
 		if mask&bit(i) != 0 {
 			p.w.WriteByte('|')
