@@ -5,20 +5,29 @@ import "strconv"
 // The append helpers below replace fmt in the hot path; each mirrors one
 // printf conversion of perf.
 
+// padSpaces is padding for the helpers below.
+const padSpaces = "                                                                "
+
+// appendSpaces appends n spaces.
+func appendSpaces(b []byte, n int) []byte {
+	for n > len(padSpaces) {
+		b = append(b, padSpaces...)
+		n -= len(padSpaces)
+	}
+	if n > 0 {
+		b = append(b, padSpaces[:n]...)
+	}
+	return b
+}
+
 // appendPadLeft appends s right-aligned in width bytes (%*s).
 func appendPadLeft(b []byte, s string, width int) []byte {
-	for n := width - len(s); n > 0; n-- {
-		b = append(b, ' ')
-	}
-	return append(b, s...)
+	return append(appendSpaces(b, width-len(s)), s...)
 }
 
 // appendPadLeftBytes is appendPadLeft for a byte slice.
 func appendPadLeftBytes(b, s []byte, width int) []byte {
-	for n := width - len(s); n > 0; n-- {
-		b = append(b, ' ')
-	}
-	return append(b, s...)
+	return append(appendSpaces(b, width-len(s)), s...)
 }
 
 // appendUintPad appends v in decimal, right-aligned in width (%*lu).
@@ -37,10 +46,7 @@ func appendIntPad(b []byte, v int64, width int) []byte {
 func appendIntPadRight(b []byte, v int64, width int) []byte {
 	n := len(b)
 	b = strconv.AppendInt(b, v, 10)
-	for i := len(b) - n; i < width; i++ {
-		b = append(b, ' ')
-	}
-	return b
+	return appendSpaces(b, width-(len(b)-n))
 }
 
 // appendZeroPad appends v in decimal with leading zeros to width (%0*lu).
@@ -65,10 +71,7 @@ func appendHexPad(b []byte, v uint64, width int) []byte {
 			break
 		}
 	}
-	for n := width - (len(tmp) - i); n > 0; n-- {
-		b = append(b, ' ')
-	}
-	return append(b, tmp[i:]...)
+	return append(appendSpaces(b, width-(len(tmp)-i)), tmp[i:]...)
 }
 
 // appendHex appends v in lowercase hex (%lx).
