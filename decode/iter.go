@@ -31,7 +31,7 @@ type Records struct {
 	prelude []Record
 
 	// Time ordering (perf's ordered-events).
-	q          recHeap
+	q          timeQueue
 	ready      []Record
 	readyHead  int
 	eof        bool

@@ -56,3 +56,52 @@ func (h *recHeap) pop() qItem {
 	}
 	return it
 }
+
+// timeQueue is the ordered-events queue. Records mostly arrive in time
+// order (each ring buffer is sorted), so those that are not older than
+// the newest queued one go to a sorted run in O(1); the others go to a
+// heap. The smallest of the two heads comes out first.
+type timeQueue struct {
+	run     []qItem
+	runHead int
+	h       recHeap
+}
+
+func (q *timeQueue) len() int { return len(q.run) - q.runHead + q.h.len() }
+
+func (q *timeQueue) push(it qItem) {
+	if n := len(q.run); n == q.runHead || !less(&it, &q.run[n-1]) {
+		q.run = append(q.run, it)
+		return
+	}
+	q.h.push(it)
+}
+
+// top returns the smallest queued item; the queue must not be empty.
+func (q *timeQueue) top() *qItem {
+	if q.runHead == len(q.run) {
+		return q.h.top()
+	}
+	r := &q.run[q.runHead]
+	if q.h.len() > 0 && less(q.h.top(), r) {
+		return q.h.top()
+	}
+	return r
+}
+
+func (q *timeQueue) pop() qItem {
+	if q.runHead < len(q.run) && (q.h.len() == 0 || !less(q.h.top(), &q.run[q.runHead])) {
+		it := q.run[q.runHead]
+		q.run[q.runHead] = qItem{}
+		q.runHead++
+		if q.runHead == len(q.run) {
+			q.run, q.runHead = q.run[:0], 0
+		} else if q.runHead >= 4096 && q.runHead*2 >= len(q.run) {
+			n := copy(q.run, q.run[q.runHead:])
+			clear(q.run[n:])
+			q.run, q.runHead = q.run[:n], 0
+		}
+		return it
+	}
+	return q.h.pop()
+}
