@@ -98,3 +98,51 @@ func TestTimeOrder(t *testing.T) {
 		})
 	}
 }
+
+// TestTimeOrderMemoryBound checks that the queue holds about two rounds,
+// however long the file: 200 rounds of 50 samples, each round's samples
+// in two interleaved per-CPU runs.
+func TestTimeOrderMemoryBound(t *testing.T) {
+	bo := binary.LittleEndian
+	attr := tAttr{typ: 1, sampleType: decode.SampleIP | decode.SampleTID | decode.SampleTime | decode.SamplePeriod,
+		flags: decode.AttrSampleIDAll, ids: []uint64{1}}
+	sample := func(tm uint64) []byte {
+		return rec(bo, decode.RecordTypeSample, 1, (&wr{bo: bo}).u64(0x1000).u32(1).u32(1).u64(tm).u64(1).b)
+	}
+	var recs [][]byte
+	const rounds, per = 200, 50
+	for r := 0; r < rounds; r++ {
+		base := uint64(r * 1000)
+		for i := 0; i < per/2; i++ { // CPU 0's buffer, then CPU 1's
+			recs = append(recs, sample(base+uint64(2*i)))
+		}
+		for i := 0; i < per/2; i++ {
+			recs = append(recs, sample(base+uint64(2*i+1)))
+		}
+		recs = append(recs, rec(bo, decode.RecordTypeFinishedRound, 0, nil))
+	}
+	pf := &perfFile{bo: bo, attrs: []tAttr{attr}, recs: recs}
+	f, err := decode.NewFile(bytes.NewReader(pf.file()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := f.Records(decode.TimeOrder)
+	maxQ, n := 0, 0
+	var last uint64
+	for rs.Next() {
+		maxQ = max(maxQ, decode.QueueLen(rs))
+		if s, ok := rs.Record().(*decode.Sample); ok {
+			if s.Time < last {
+				t.Fatalf("sample at %d after %d", s.Time, last)
+			}
+			last = s.Time
+			n++
+		}
+	}
+	if n != rounds*per {
+		t.Fatalf("%d samples", n)
+	}
+	if maxQ > 2*per {
+		t.Errorf("queue held %d records, want at most two rounds (%d)", maxQ, 2*per)
+	}
+}

@@ -1,0 +1,4 @@
+package decode
+
+// QueueLen exposes the number of records held by the time-ordering queue.
+func QueueLen(rs *Records) int { return rs.q.len() + len(rs.ready) - rs.readyHead }
