@@ -116,7 +116,7 @@ func FuzzStitch(f *testing.F) {
 		if stats.Total() != samples {
 			t.Fatalf("Stats.Total() = %d, want %d", stats.Total(), samples)
 		}
-		if c := stats.Count(stitch.NoRecord); stats.NoRecordAtEnd+stats.NoRecordAtExit+stats.NoRecordCap != c {
+		if c := stats.Count(stitch.NoRecord); stats.NoRecordAtEnd+stats.NoRecordAtExit+stats.NoRecordCap+stats.NoRecordNoTID != c {
 			t.Fatalf("NoRecord causes do not add up to %d: %+v", c, stats)
 		}
 		if stats.SamplesPerRecord.Sum+stats.CookieOnlyStitched != stats.Count(stitch.Stitched) {

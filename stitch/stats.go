@@ -10,10 +10,12 @@ type Stats struct {
 	// [State]).
 	Samples [numStates]uint64
 
-	// NoRecordAtExit, NoRecordAtEnd and NoRecordCap split Samples[NoRecord]
-	// by cause: the thread's EXIT was delivered, the input ended, or the
-	// MaxPending cap released the sample.
-	NoRecordAtExit, NoRecordAtEnd, NoRecordCap uint64
+	// NoRecordAtExit, NoRecordAtEnd, NoRecordCap and NoRecordNoTID split
+	// Samples[NoRecord] by cause: the thread's EXIT was delivered, the
+	// input ended, the MaxPending cap released the sample, or the
+	// recording's records carry no thread id, so none can match (released
+	// at once; see Options.CookieOnly).
+	NoRecordAtExit, NoRecordAtEnd, NoRecordCap, NoRecordNoTID uint64
 
 	// Records counts CALLCHAIN_DEFERRED records read, per ABI (index by
 	// decode.DeferredABI; DeferredNone stays 0).

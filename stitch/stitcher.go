@@ -72,6 +72,12 @@ type Stitcher struct {
 	earlyQ    []uint64 // a ring once full; earlyHead is the oldest
 	earlyHead int
 
+	// noTID is set while every record read had no thread id: then nothing
+	// can ever match (perf 6.19), so waiting samples are released at once
+	// instead of at the end. tidRecords counts records with a thread id.
+	noTID      bool
+	tidRecords uint64
+
 	free []*entry // recycled entries, with their sample buffers
 	last *entry   // delivered by the previous Next, recycled by the next
 
@@ -107,6 +113,7 @@ const (
 	causeExit = iota
 	causeEnd
 	causeCap
+	causeNoTID
 )
 
 // New returns a Stitcher reading src.
@@ -139,7 +146,7 @@ func (s *Stitcher) Next() bool {
 			if s.q.n == 0 {
 				return false
 			}
-			s.releaseAll()
+			s.releaseAll(causeEnd)
 			continue
 		}
 		if !s.src.Next() {
@@ -189,6 +196,22 @@ func (s *Stitcher) feed(r decode.Record) bool {
 			e := s.alloc()
 			copySample(&e.buf, rec)
 			e.smp = Sample{Sample: &e.buf}
+			e.ready = true
+			s.push(e)
+			return false
+		}
+		if s.noTID {
+			// No record can match: deliver it as it is.
+			s.stats.NoRecordNoTID++
+			if s.q.n == 0 {
+				s.cur = Sample{Sample: rec, ABI: abi, Cookie: cookie, State: NoRecord}
+				s.stats.Samples[NoRecord]++
+				s.ev = Event{Sample: &s.cur}
+				return true
+			}
+			e := s.alloc()
+			copySample(&e.buf, rec)
+			e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie, State: NoRecord}
 			e.ready = true
 			s.push(e)
 			return false
@@ -272,9 +295,14 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 		s.stats.UnknownTIDRecords++
 		if s.opts.CookieOnly && rec.ABI == decode.DeferredCookie {
 			s.matchCookie(rec)
+		} else if s.tidRecords == 0 {
+			s.noTID = true
+			s.releaseAll(causeNoTID)
 		}
 		return
 	}
+	s.tidRecords++
+	s.noTID = false
 	tid := rec.TID
 	var list []*entry
 	wl := s.waitList(tid, false)
@@ -411,11 +439,10 @@ func (s *Stitcher) release(tid int32, cause int) {
 	}
 }
 
-// releaseAll delivers every waiting sample without user part (end of
-// input).
-func (s *Stitcher) releaseAll() {
+// releaseAll delivers every waiting sample without user part.
+func (s *Stitcher) releaseAll(cause int) {
 	for tid := range s.pending {
-		s.release(tid, causeEnd)
+		s.release(tid, cause)
 	}
 }
 
@@ -430,6 +457,8 @@ func (s *Stitcher) noRecord(e *entry, cause int) {
 		s.stats.NoRecordAtEnd++
 	case causeCap:
 		s.stats.NoRecordCap++
+	case causeNoTID:
+		s.stats.NoRecordNoTID++
 	}
 }
 

@@ -420,7 +420,7 @@ func TestStitcher(t *testing.T) {
 			if st.Total() != samples {
 				t.Errorf("Stats.Total() = %d, want %d", st.Total(), samples)
 			}
-			if want := st.Count(stitch.NoRecord); st.NoRecordAtEnd+st.NoRecordAtExit+st.NoRecordCap != want {
+			if want := st.Count(stitch.NoRecord); st.NoRecordAtEnd+st.NoRecordAtExit+st.NoRecordCap+st.NoRecordNoTID != want {
 				t.Errorf("NoRecord causes do not add up to %d: %+v", want, st)
 			}
 			if tt.check != nil {

@@ -224,6 +224,9 @@ func checkRoundTrip(t *testing.T, opts deferralsim.Options, sopts stitch.Options
 		if int(s.UnknownTIDRecords) != truth.Records {
 			t.Errorf("%d records without tid, want %d", s.UnknownTIDRecords, truth.Records)
 		}
+		if !sopts.CookieOnly && int(s.NoRecordNoTID) != norec {
+			t.Errorf("%d of %d no-record samples released at once, want all (nothing can match)", s.NoRecordNoTID, norec)
+		}
 	case opts.Duplicate:
 		if int(s.DuplicateRecords) != truth.Records/2 {
 			t.Errorf("%d duplicate records, want %d", s.DuplicateRecords, truth.Records/2)
