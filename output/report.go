@@ -402,6 +402,15 @@ func (s *reportSection) collapse(keys []SortKey) {
 		return
 	}
 	s.collapsed = true
+	// perf collapses only when a sort key has a collapse function of its
+	// own (hists__has(need_collapse)); of ours only comm has one.
+	needCollapse := false
+	for _, k := range keys {
+		needCollapse = needCollapse || k == SortComm
+	}
+	if !needCollapse {
+		return
+	}
 	var out rbTree[*histEntry]
 	for _, he := range s.entries.items() {
 		dst, inserted := out.findOrInsert(he, func(a, b *histEntry) int { return compareHist(a, b, keys) })
