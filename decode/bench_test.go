@@ -52,13 +52,36 @@ func repeatData(tb testing.TB, src []byte, size int) []byte {
 }
 
 func benchDecode(b *testing.B, name string, order decode.Order) {
+	benchDecodeFrom(b, name, order, false)
+}
+
+// benchDecodeFrom decodes a 64 MiB file made from a corpus case, from
+// memory (bytes.Reader) or, with onDisk, through decode.Open of a file in
+// a temporary directory (the page cache, as cat would read it).
+func benchDecodeFrom(b *testing.B, name string, order decode.Order, onDisk bool) {
 	root := filepath.Join(testfixture.SharedDir(b), "corpus", name, "perf.data")
 	src, err := os.ReadFile(root)
 	if err != nil {
 		b.Skip(err)
 	}
 	buf := repeatData(b, src, 64<<20)
-	f, err := decode.NewFile(bytes.NewReader(buf))
+	path := ""
+	if onDisk {
+		path = filepath.Join(b.TempDir(), "perf.data")
+		if err := os.WriteFile(path, buf, 0o600); err != nil {
+			b.Fatal(err)
+		}
+		if p := os.Getenv("PERFSTITCH_BENCH_KEEP"); p != "" {
+			os.WriteFile(p, buf, 0o600)
+		}
+	}
+	open := func() (*decode.File, error) {
+		if onDisk {
+			return decode.Open(path)
+		}
+		return decode.NewFile(bytes.NewReader(buf))
+	}
+	f, err := open()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -68,7 +91,7 @@ func benchDecode(b *testing.B, name string, order decode.Order) {
 	cpu0 := cpuTime()
 	b.ResetTimer()
 	for range b.N {
-		f, err := decode.NewFile(bytes.NewReader(buf))
+		f, err := open()
 		if err != nil {
 			b.Fatal(err)
 		}
@@ -80,6 +103,7 @@ func benchDecode(b *testing.B, name string, order decode.Order) {
 		if err := rs.Err(); err != nil {
 			b.Fatal(err)
 		}
+		f.Close()
 	}
 	b.StopTimer()
 	// Throughput per CPU second: less sensitive than wall time to other
@@ -105,4 +129,6 @@ func BenchmarkDecode(b *testing.B) {
 		b.Run(name+"/file-order", func(b *testing.B) { benchDecode(b, name, decode.FileOrder) })
 	}
 	b.Run("c-pie-so/time-order", func(b *testing.B) { benchDecode(b, "c-pie-so", decode.TimeOrder) })
+	b.Run("c-pie-so/file-order/open", func(b *testing.B) { benchDecodeFrom(b, "c-pie-so", decode.FileOrder, true) })
+	b.Run("c-pie-so/time-order/open", func(b *testing.B) { benchDecodeFrom(b, "c-pie-so", decode.TimeOrder, true) })
 }
