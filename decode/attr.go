@@ -176,3 +176,8 @@ func (a *EventAttr) DeferCallchain() bool { return a.Flags&AttrDeferCallchain !=
 // DeferOutput reports whether this event receives PERF_RECORD_CALLCHAIN_DEFERRED
 // records (attr.defer_output, bit 39; final ABI only).
 func (a *EventAttr) DeferOutput() bool { return a.Flags&AttrDeferOutput != 0 }
+
+// DerivedName returns the name perf 6.1 derives from the attr alone (type,
+// config and exclude bits, e.g. "cycles:uH"), whatever name the file
+// records. perf report --stats prints it for pipe-mode streams.
+func (a *EventAttr) DerivedName() string { return defaultName(a, nil) }

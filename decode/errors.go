@@ -24,6 +24,7 @@ type FormatError struct {
 	Err    error      // what is wrong; io.ErrUnexpectedEOF for truncation
 }
 
+// Error describes the problem as "RECORD record at 0xOFF: field: what".
 func (e *FormatError) Error() string {
 	what := "header"
 	if e.Record != 0 {

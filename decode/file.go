@@ -427,8 +427,11 @@ type prelErr struct {
 	err error
 }
 
+// Type returns 0: a prelErr is never delivered.
 func (*prelErr) Type() RecordType { return 0 }
-func (p *prelErr) Clone() Record  { return p }
+
+// Clone returns p.
+func (p *prelErr) Clone() Record { return p }
 
 // Close closes the file if it was opened with [Open].
 func (f *File) Close() error {
