@@ -5,6 +5,9 @@ import (
 	"encoding/binary"
 	"errors"
 	"io"
+	"os"
+	"path/filepath"
+	"syscall"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
@@ -399,5 +402,37 @@ func TestBadInput(t *testing.T) {
 			r := decodeAll(tc.input(), false)
 			tc.check(t, r)
 		})
+	}
+}
+
+// TestOpenFIFO opens a pipe-mode stream through a FIFO (as /dev/stdin
+// would be), which cannot be read with ReadAt.
+func TestOpenFIFO(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(path, 0o600); err != nil {
+		t.Skip(err)
+	}
+	pf := &perfFile{bo: le, attrs: []tAttr{badAttr}, recs: badRecs()}
+	data := pf.pipe()
+	go func() {
+		w, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		w.Write(data)
+		w.Close()
+	}()
+	f, err := decode.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	rs := f.Records(decode.TimeOrder)
+	n := 0
+	for rs.Next() {
+		n++
+	}
+	if rs.Err() != nil || n != 7 {
+		t.Fatalf("err %v, %d records", rs.Err(), n)
 	}
 }

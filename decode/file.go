@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"math"
 	"math/bits"
 	"os"
@@ -93,6 +94,17 @@ func Open(name string) (*File, error) {
 		fh.Close()
 		return nil, err
 	}
+	if !st.Mode().IsRegular() {
+		// A FIFO or character device (/dev/stdin): only a pipe-mode
+		// stream can be read without seeking.
+		f, err := NewPipe(fh)
+		if err != nil {
+			fh.Close()
+			return nil, fmt.Errorf("%s: %w", name, err)
+		}
+		f.closer = fh
+		return f, nil
+	}
 	f, err := newFile(fh, st.Size())
 	if err != nil {
 		fh.Close()
@@ -110,8 +122,13 @@ type sizer interface{ Size() int64 }
 // no-op for a File made by NewFile.
 func NewFile(r io.ReaderAt) (*File, error) {
 	size := int64(-1)
-	if s, ok := r.(sizer); ok {
+	switch s := r.(type) {
+	case sizer:
 		size = s.Size()
+	case interface{ Stat() (fs.FileInfo, error) }: // *os.File
+		if st, err := s.Stat(); err == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
 	}
 	return newFile(r, size)
 }
