@@ -277,13 +277,8 @@ func TestStatsMissingBinary(t *testing.T) {
 }
 
 // knownStatsDiffs are external recordings whose perf report --stats text
-// perfstitch does not reproduce, with the reason.
-var knownStatsDiffs = map[string]string{
-	// perf report names the pipe-mode events from their attrs
-	// ("cycles:uH") before the EVENT_UPDATE names ("cycles:u") arrive;
-	// perfstitch uses the recorded names, as perf script does.
-	"piped.header_feautres_group_desc-6.8": "event names",
-}
+// perfstitch does not reproduce, with the reason (none at present).
+var knownStatsDiffs = map[string]string{}
 
 // TestStatsExternal compares --format perf with perf report --stats on
 // the foreign recordings perf 6.1 reads.

@@ -155,6 +155,11 @@ type StatsEvent struct {
 	Samples     uint64 `json:"samples"`
 	EventCount  uint64 `json:"event_count"`
 	LostSamples uint64 `json:"lost_samples"`
+
+	// perfName is the name perf report --stats prints: the attr-derived
+	// one for pipe-mode streams, where perf 6.1 ignores the recorded
+	// names.
+	perfName string
 }
 
 // RecordCount is the number of records of one type.
@@ -294,6 +299,10 @@ func (c *StatsCollector) Stats(in StatsInput) *Stats {
 			Name: a.Name, Type: uint32(a.Type), Config: a.Config, SampleType: sampleFormatString(a.SampleType),
 			Freq: a.Freq(), Period: a.SamplePeriod, Callchain: "no",
 			Samples: e.samples, EventCount: e.period, LostSamples: e.lostSamples,
+			perfName: a.Name,
+		}
+		if h.Pipe {
+			se.perfName = a.DerivedName()
 		}
 		if a.SampleType&decode.SampleCallchain != 0 {
 			se.Callchain = "yes"
@@ -456,7 +465,11 @@ func (st *Stats) WritePerf(w io.Writer) error {
 		if e.Samples == 0 && e.LostSamples == 0 {
 			continue
 		}
-		fmt.Fprintf(bw, "%s stats:\n", e.Name)
+		name := e.perfName
+		if name == "" {
+			name = e.Name
+		}
+		fmt.Fprintf(bw, "%s stats:\n", name)
 		if e.Samples != 0 {
 			fmt.Fprintf(bw, "%16s events: %10d\n", "SAMPLE", uint32(e.Samples))
 		}
