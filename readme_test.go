@@ -26,9 +26,9 @@ import (
 //	<!-- readme-test: record -->       run where perf is installed and can record
 //
 // Lines run in a fresh directory that links testdata to the repository's.
-// perfstitch (or `go run .`) runs in-process through cmd.Run; what follows
-// a pipe runs through sh when all its programs are installed, and is
-// skipped (with a log line) when not.
+// perfstitch (or `go run .`) runs in-process through cmd.Run; every other
+// stage of a pipeline runs through sh when its program is installed, and is
+// left out (with a log line) when not.
 
 // block is one fenced sh block of the README.
 type block struct {
@@ -252,49 +252,63 @@ func runBlock(t *testing.T, root string, b block) {
 	}
 }
 
-// runLine runs one command line in the current directory: perfstitch
-// (or `go run .`) in-process, anything else through sh. A line
-// `perfstitch ARGS [> FILE] [| REST]` gives perfstitch's output to FILE or
-// to REST on stdin.
+// runLine runs one command line, a pipeline of stages, in the current
+// directory: perfstitch (or `go run .`) in-process, anything else through
+// sh, each stage reading the previous one's output. A perfstitch stage may
+// end in `> FILE`. When a stage's program is not installed, the stages from
+// there on are not run (and logged); when a perf stage fails, the rest of
+// the block is skipped (perf cannot record everywhere).
 func runLine(t *testing.T, line int, c string) {
-	first, rest, piped := strings.Cut(c, " | ")
-	words, err := splitWords(first)
-	if err != nil {
-		t.Fatalf("README.md:%d: %q: %v", line, c, err)
+	var in []byte
+	for _, stage := range strings.Split(c, " | ") {
+		words, err := splitWords(stage)
+		if err != nil || len(words) == 0 {
+			t.Fatalf("README.md:%d: %q: bad stage %q: %v", line, c, stage, err)
+		}
+		var args []string
+		switch {
+		case len(words) >= 3 && words[0] == "go" && words[1] == "run" && words[2] == ".":
+			args = words[3:]
+		case words[0] == "perfstitch":
+			args = words[1:]
+		default:
+			if missing := missingPrograms(stage); len(missing) > 0 {
+				t.Logf("README.md:%d: not running %q: %s not installed", line, stage, strings.Join(missing, ", "))
+				return
+			}
+			sh := exec.Command("sh", "-c", stage)
+			sh.Env = scratchEnv()
+			sh.Stdin = bytes.NewReader(in)
+			var out, errOut bytes.Buffer
+			sh.Stdout, sh.Stderr = &out, &errOut
+			if err := sh.Run(); err != nil {
+				if words[0] == "perf" {
+					t.Skipf("README.md:%d: %q cannot run here: %v\n%s", line, stage, err, errOut.Bytes())
+				}
+				t.Fatalf("README.md:%d: %q: %v\n%s", line, stage, err, errOut.Bytes())
+			}
+			in = out.Bytes()
+			continue
+		}
+		in = runPerfstitch(t, line, stage, args, in)
 	}
-	var args []string
-	switch {
-	case len(words) >= 3 && words[0] == "go" && words[1] == "run" && words[2] == ".":
-		args = words[3:]
-	case len(words) >= 1 && words[0] == "perfstitch":
-		args = words[1:]
-	default:
-		if missing := missingPrograms(c); len(missing) > 0 {
-			t.Logf("README.md:%d: not running %q: %s not installed", line, c, strings.Join(missing, ", "))
-			return
-		}
-		sh := exec.Command("sh", "-c", c)
-		sh.Env = scratchEnv()
-		out, err := sh.CombinedOutput()
-		if err != nil && strings.HasPrefix(c, "perf ") {
-			t.Skipf("README.md:%d: %q cannot run here: %v\n%s", line, c, err, out)
-		}
-		if err != nil {
-			t.Fatalf("README.md:%d: %q: %v\n%s", line, c, err, out)
-		}
-		return
-	}
+}
+
+// runPerfstitch runs perfstitch with args in-process, with stdin as its
+// standard input, and returns its standard output (also written to FILE
+// for a trailing `> FILE`). It must succeed and print something.
+func runPerfstitch(t *testing.T, line int, stage string, args []string, stdin []byte) []byte {
 	var redirect string
 	if n := len(args); n >= 2 && args[n-2] == ">" {
 		redirect, args = args[n-1], args[:n-2]
 	}
 	for _, a := range args {
 		if strings.ContainsAny(a, "<>|;&$`") {
-			t.Fatalf("README.md:%d: %q: shell syntax %q in a perfstitch command is not supported here", line, c, a)
+			t.Fatalf("README.md:%d: %q: shell syntax %q in a perfstitch command is not supported here", line, stage, a)
 		}
 	}
-
-	io, _, out, errOut := iostreams.Test()
+	io, in, out, errOut := iostreams.Test()
+	in.Write(stdin)
 	home := t.TempDir()
 	f := &cmd.Factory{IO: io, Getenv: func(k string) string {
 		if k == "HOME" {
@@ -303,17 +317,17 @@ func runLine(t *testing.T, line int, c string) {
 		return ""
 	}}
 	if code := cmd.Run(t.Context(), f, args); code != cmd.ExitOK {
-		t.Fatalf("README.md:%d: %q exited %d\nstderr:\n%s", line, c, code, errOut)
+		t.Fatalf("README.md:%d: %q exited %d\nstderr:\n%s", line, stage, code, errOut)
 	}
 	if out.Len() == 0 {
-		t.Fatalf("README.md:%d: %q printed nothing (stderr %q)", line, c, errOut)
+		t.Fatalf("README.md:%d: %q printed nothing (stderr %q)", line, stage, errOut)
 	}
-	t.Logf("README.md:%d: %q: %d bytes of output", line, c, out.Len())
-	if strings.Contains(first, "--format collapsed") {
+	t.Logf("README.md:%d: %q: %d bytes of output", line, stage, out.Len())
+	if strings.Contains(stage, "--format collapsed") {
 		// What flamegraph.pl reads: "frame;frame;... count" per line.
 		for i, l := range strings.Split(strings.TrimSuffix(out.String(), "\n"), "\n") {
 			if !collapsedRE.MatchString(l) {
-				t.Fatalf("README.md:%d: %q: output line %d is not a collapsed stack: %q", line, c, i+1, l)
+				t.Fatalf("README.md:%d: %q: output line %d is not a collapsed stack: %q", line, stage, i+1, l)
 			}
 		}
 	}
@@ -321,20 +335,9 @@ func runLine(t *testing.T, line int, c string) {
 		if err := os.WriteFile(redirect, out.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}
+		return nil
 	}
-	if !piped {
-		return
-	}
-	if missing := missingPrograms(rest); len(missing) > 0 {
-		t.Logf("README.md:%d: not running %q: %s not installed", line, rest, strings.Join(missing, ", "))
-		return
-	}
-	sh := exec.Command("sh", "-c", rest)
-	sh.Env = scratchEnv()
-	sh.Stdin = out
-	if b, err := sh.CombinedOutput(); err != nil {
-		t.Fatalf("README.md:%d: %q: %v\n%s", line, rest, err, b)
-	}
+	return out.Bytes()
 }
 
 // scratchEnv is the environment of the commands run through sh: HOME is
