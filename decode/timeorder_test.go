@@ -3,6 +3,7 @@ package decode_test
 import (
 	"bytes"
 	"encoding/binary"
+	"errors"
 	"fmt"
 	"slices"
 	"testing"
@@ -144,5 +145,56 @@ func TestTimeOrderMemoryBound(t *testing.T) {
 	}
 	if maxQ > 2*per {
 		t.Errorf("queue held %d records, want at most two rounds (%d)", maxQ, 2*per)
+	}
+}
+
+// TestAll checks the iter.Seq2 form, early exit, the error pair and that a
+// File has one stream of records.
+func TestAll(t *testing.T) {
+	good, _, _ := badFile(badRecs())
+	f, err := decode.NewFile(bytes.NewReader(good))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for r, err := range f.Records(decode.FileOrder).All() {
+		if err != nil || r == nil {
+			t.Fatalf("record %v, err %v", r, err)
+		}
+		n++
+	}
+	if n != 6 {
+		t.Fatalf("%d records", n)
+	}
+	rs := f.Records(decode.FileOrder)
+	if rs.Next() || rs.Err() == nil {
+		t.Fatal("second Records call on one File must fail")
+	}
+
+	trunc := good[:len(good)-200]
+	f, err = decode.NewFile(bytes.NewReader(trunc))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last error
+	n = 0
+	for r, err := range f.Records(decode.TimeOrder).All() {
+		if err != nil {
+			last = err
+			if r != nil {
+				t.Error("error pair carries a record")
+			}
+			continue
+		}
+		n++
+	}
+	var fe *decode.FormatError
+	if !errors.As(last, &fe) {
+		t.Fatalf("last pair error %v", last)
+	}
+	// Early exit.
+	f, _ = decode.NewFile(bytes.NewReader(good))
+	for range f.Records(decode.FileOrder).All() {
+		break
 	}
 }
