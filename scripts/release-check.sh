@@ -64,7 +64,17 @@ if [[ $(uname -s)/$(uname -m) == Linux/x86_64 ]]; then
 		echo "release-check: $bin is not statically linked" >&2
 		fail=1
 	fi
-	"$bin" --version
+	# The version line must carry what the linker injected.
+	version_line=$("$bin" --version)
+	echo "$version_line"
+	if ! grep -q "commit $(git rev-parse --short=12 HEAD)" <<<"$version_line"; then
+		echo "release-check: --version does not name commit $(git rev-parse --short=12 HEAD)" >&2
+		fail=1
+	fi
+	if grep -q '(devel)' <<<"$version_line"; then
+		echo "release-check: --version has no injected version" >&2
+		fail=1
+	fi
 fi
 if ((fail)); then
 	echo "release-check: FAILED" >&2
