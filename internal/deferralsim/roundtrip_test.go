@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -33,6 +34,16 @@ func recordings(t *testing.T) []recording {
 				continue // no frame-pointer user chains: nothing defers
 			}
 			out = append(out, recording{"corpus/" + c.Name, c.Data})
+		}
+	}
+	if _, err := os.Stat(filepath.Join(testfixture.ModuleRoot(t), "..", "shared", "external")); err == nil {
+		// Foreign recordings with frame-pointer callchains (quipper's
+		// test files of perf 3.4 and 3.8, some with branch stacks).
+		for _, p := range testfixture.External(t) {
+			if filepath.Base(p) == "perf.data" && strings.Contains(p, "callgraph") {
+				rel, _ := filepath.Rel(filepath.Join(testfixture.ModuleRoot(t), "..", "shared"), p)
+				out = append(out, recording{filepath.ToSlash(filepath.Dir(rel)), p})
+			}
 		}
 	}
 	if len(out) == 0 {
