@@ -188,6 +188,8 @@ type StatsStitch struct {
 	NoRecordAtExit   uint64            `json:"no_record_at_exit"`
 	NoRecordAtEnd    uint64            `json:"no_record_at_end"`
 	NoRecordCap      uint64            `json:"no_record_cap"`
+	NoRecordNoTID    uint64            `json:"no_record_no_tid"`
+	CookieOnly       uint64            `json:"stitched_by_cookie_only"`
 	RecordsSeed      uint64            `json:"records_seed_abi"`
 	RecordsCookie    uint64            `json:"records_cookie_abi"`
 	Duplicate        uint64            `json:"duplicate_records"`
@@ -198,6 +200,7 @@ type StatsStitch struct {
 	PerRecordMax     uint64            `json:"samples_per_record_max"`
 	PerRecordBuckets []HistogramBucket `json:"samples_per_record_histogram"`
 	PendingHighWater int               `json:"pending_high_water"`
+	QueueHighWater   int               `json:"queue_high_water"`
 }
 
 // HistogramBucket is one bucket of the samples-per-record histogram.
@@ -349,6 +352,8 @@ func (c *StatsCollector) Stats(in StatsInput) *Stats {
 			NoRecordAtExit:   s.NoRecordAtExit,
 			NoRecordAtEnd:    s.NoRecordAtEnd,
 			NoRecordCap:      s.NoRecordCap,
+			NoRecordNoTID:    s.NoRecordNoTID,
+			CookieOnly:       s.CookieOnlyStitched,
 			RecordsSeed:      s.Records[decode.DeferredSeed],
 			RecordsCookie:    s.Records[decode.DeferredCookie],
 			Duplicate:        s.DuplicateRecords,
@@ -357,6 +362,7 @@ func (c *StatsCollector) Stats(in StatsInput) *Stats {
 			PerRecordMin:     hs.Min,
 			PerRecordMax:     hs.Max,
 			PendingHighWater: s.PendingHighWater,
+			QueueHighWater:   s.QueueHighWater,
 		}
 		if hs.N > 0 {
 			ss.PerRecordMean = float64(hs.Sum) / float64(hs.N)
@@ -580,7 +586,8 @@ func (st *Stats) WriteTable(w io.Writer) error {
 		}{
 			{"samples", s.Samples}, {"not deferred", s.NotDeferred}, {"deferred", s.Deferred},
 			{"stitched", s.Stitched}, {"cookie mismatch", s.CookieMismatch}, {"no record", s.NoRecord},
-			{"no record: thread exited", s.NoRecordAtExit}, {"no record: input ended", s.NoRecordAtEnd}, {"no record: pending cap", s.NoRecordCap},
+			{"no record: thread exited", s.NoRecordAtExit}, {"no record: input ended", s.NoRecordAtEnd}, {"no record: pending cap", s.NoRecordCap}, {"no record: records carry no thread id", s.NoRecordNoTID},
+			{"stitched by cookie alone", s.CookieOnly},
 			{"deferred records (seed ABI)", s.RecordsSeed}, {"deferred records (cookie ABI)", s.RecordsCookie},
 			{"duplicate records", s.Duplicate}, {"records without a waiting sample", s.Orphan},
 			{"records without a thread id", s.UnknownTID},
@@ -588,6 +595,7 @@ func (st *Stats) WriteTable(w io.Writer) error {
 			t.Append([]string{kv.k, strconv.FormatUint(kv.v, 10)})
 		}
 		t.Append([]string{"samples per record (min/mean/max)", fmt.Sprintf("%d / %.2f / %d", s.PerRecordMin, s.PerRecordMean, s.PerRecordMax)})
+		t.Append([]string{"most samples held (queue)", fmt.Sprintf("%d (%d)", s.PendingHighWater, s.QueueHighWater)})
 		if err := render(t); err != nil {
 			return err
 		}
