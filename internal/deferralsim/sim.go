@@ -118,8 +118,8 @@ func emitters(attrs []*decode.EventAttr, opts Options) ([]*decode.EventAttr, err
 // newAttrs returns copies of attrs with the defer bits the ABI sets:
 // defer_callchain on every event that samples user callchains; in the
 // cookie ABI defer_output on the emitters. Index and IDs are kept.
-func newAttrs(attrs, emit []*decode.EventAttr, opts Options) (out []*decode.EventAttr, byOld map[*decode.EventAttr]*decode.EventAttr) {
-	byOld = make(map[*decode.EventAttr]*decode.EventAttr, len(attrs))
+func newAttrs(attrs, emit []*decode.EventAttr, opts Options) []*decode.EventAttr {
+	out := make([]*decode.EventAttr, 0, len(attrs))
 	for _, a := range attrs {
 		c := *a
 		if defers(a) {
@@ -136,12 +136,11 @@ func newAttrs(attrs, emit []*decode.EventAttr, opts Options) (out []*decode.Even
 			c.Flags &^= decode.AttrSampleIDAll
 		}
 		out = append(out, &c)
-		byOld[a] = &c
 	}
-	return out, byOld
+	return out
 }
 
-// Plan reads the recording in time order and decides what the simulator
+// plan reads the recording in time order and decides what the simulator
 // writes, without writing it.
 func plan(f *decode.File, opts Options) (*planner, error) {
 	if err := opts.validate(); err != nil {

@@ -32,7 +32,7 @@ func Simulate(path string, w io.Writer, opts Options) (*Truth, error) {
 		return nil, err
 	}
 	defer f2.Close()
-	attrs, _ := newAttrs(f1.Attrs, p.emitters, opts)
+	attrs := newAttrs(f1.Attrs, p.emitters, opts)
 	meta := f1.Meta
 	wr, err := encode.NewWriter(w, encode.Options{
 		Pipe:      f1.Header.Pipe,
