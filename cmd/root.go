@@ -94,6 +94,11 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 deferred user callchains (perf record --call-graph fp,defer, Linux 6.19+) back
 onto the kernel samples they belong to, symbolizes every frame and prints the
 result as perf script text, JSON Lines, collapsed stacks or report tables.`,
+		Example: `  perf record -e cpu-clock --call-graph fp,defer -o perf.data -- ./myprog
+  perfstitch script perf.data
+  perfstitch script --format collapsed perf.data | flamegraph.pl > flame.svg
+  perfstitch report --symfs ./sysroot --kallsyms ./kallsyms perf.data
+  perfstitch stats perf.data`,
 		SilenceErrors: true,
 		SilenceUsage:  true,
 	}
