@@ -46,6 +46,10 @@ type Records struct {
 	recycle *Sample
 	free    []*Sample
 
+	// owned reports that the record last returned by nextRaw is a
+	// *Sample in queue-owned storage (TimeOrder).
+	owned bool
+
 	// key of the record last returned by nextRaw.
 	key   uint64
 	timed bool
@@ -255,8 +259,15 @@ func (rs *Records) nextTimed() bool {
 				rs.maxTime = rs.key
 			}
 			rs.seq++
-			rs.q.push(qItem{time: rs.key, seq: rs.seq, rec: rs.own(r)})
+			if !rs.owned {
+				r = rs.own(r)
+			}
+			rs.q.push(qItem{time: rs.key, seq: rs.seq, rec: r})
 			continue
+		}
+		if rs.owned {
+			// An untimed sample in queue storage: recycle it after use.
+			rs.recycle = r.(*Sample)
 		}
 		if t == RecordTypeFinishedRound {
 			// Delivered at once, like every perf-tool record; the records
@@ -277,13 +288,7 @@ func (rs *Records) own(r Record) Record {
 	if !ok {
 		return r.Clone()
 	}
-	var dst *Sample
-	if n := len(rs.free); n > 0 {
-		dst = rs.free[n-1]
-		rs.free = rs.free[:n-1]
-	} else {
-		dst = new(Sample)
-	}
+	dst := rs.freeSample()
 	s.cloneInto(dst)
 	return dst
 }
@@ -312,7 +317,7 @@ func (rs *Records) nextRaw() (Record, error) {
 			if ok {
 				t := RecordType(rs.d.e.u32(rec))
 				rs.d.stats.count(t)
-				r, err := rs.d.parse(&rs.s, rec, off, inner)
+				r, err := rs.parse(t, rec, off, inner)
 				if err != nil {
 					rs.d.stats.skip(t)
 					rs.d.warn(err)
@@ -332,7 +337,7 @@ func (rs *Records) nextRaw() (Record, error) {
 		}
 		t := RecordType(rs.d.e.u32(rec))
 		rs.d.stats.count(t)
-		r, err := rs.d.parse(&rs.s, rec, off, -1)
+		r, err := rs.parse(t, rec, off, -1)
 		if err == nil {
 			switch t {
 			case RecordTypeHeaderTracingData:
@@ -363,6 +368,33 @@ func (rs *Records) nextRaw() (Record, error) {
 		rs.setKey(r)
 		return r, nil
 	}
+}
+
+// parse decodes a record. In TimeOrder a SAMPLE is parsed straight into
+// storage the queue can own (rs.owned reports it), saving a clone.
+func (rs *Records) parse(t RecordType, rec []byte, off, inner int64) (Record, error) {
+	rs.owned = false
+	if t != RecordTypeSample || rs.order != TimeOrder {
+		return rs.d.parse(&rs.s, rec, off, inner)
+	}
+	dst := rs.freeSample()
+	r, err := rs.d.parseSample(&rs.s, dst, rec, off, inner)
+	if err != nil {
+		rs.free = append(rs.free, dst)
+		return nil, err
+	}
+	rs.owned = true
+	return r, nil
+}
+
+// freeSample returns a recycled or new Sample for the queue.
+func (rs *Records) freeSample() *Sample {
+	if n := len(rs.free); n > 0 {
+		s := rs.free[n-1]
+		rs.free = rs.free[:n-1]
+		return s
+	}
+	return new(Sample)
 }
 
 func (rs *Records) setKey(r Record) {

@@ -183,7 +183,7 @@ func (d *decoder) parse(s *store, rec []byte, off, inner int64) (Record, error) 
 	body := rec[8:]
 
 	if typ == RecordTypeSample {
-		return d.parseSample(s, rec, off, inner)
+		return d.parseSample(s, &s.sample, rec, off, inner)
 	}
 	if typ < 64 {
 		if int(typ) > int(RecordTypeCallchainDeferred) || typ == 0 {
@@ -431,8 +431,10 @@ func parseReadValues(c *cursor, rf ReadFormat, rv *ReadValues) {
 }
 
 // parseSample decodes PERF_RECORD_SAMPLE per perf-format.md §4.5
-// (evsel__parse_sample).
-func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, error) {
+// (evsel__parse_sample) into smp. With smp == &s.sample, byte fields and
+// the callchain may alias rec; any other smp gets its own copies (reusing
+// its storage), so the time-ordering queue can keep it without a clone.
+func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int64) (Record, error) {
 	e := d.e
 	body := rec[8:]
 	if len(d.layouts) == 0 {
@@ -455,7 +457,12 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 	if l.bad != nil {
 		return nil, formatErr(off, RecordTypeSample, "sample_type", l.bad)
 	}
-	smp := &s.sample
+	owned := smp != &s.sample
+	var ownChain []uint64
+	var ownRaw, ownStack, ownAux []byte
+	if owned {
+		ownChain, ownRaw, ownStack, ownAux = smp.Callchain[:0], smp.Raw[:0], smp.StackUser[:0], smp.Aux[:0]
+	}
 	smp.reset()
 	smp.RecordCommon = RecordCommon{Offset: off, InnerOffset: inner, Misc: e.u16(rec[4:]),
 		Size: uint16(len(rec)), Attr: l.attr, Format: l.sampleType, PID: -1, TID: -1}
@@ -518,7 +525,9 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 			return nil, formatErr(off, RecordTypeSample, "callchain.nr", errShort)
 		}
 		b := c.bytes(int(nr)*8, "callchain")
-		if v, ok := castU64s(b, e); ok {
+		if owned {
+			smp.Callchain = appendU64s(ownChain, b, e)
+		} else if v, ok := castU64s(b, e); ok {
 			// Zero copy: the chain aliases the record, which is valid
 			// until the next record, like the Sample itself.
 			smp.Callchain = v
@@ -533,6 +542,10 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 			return nil, formatErr(off, RecordTypeSample, "raw.size", errShort)
 		}
 		smp.Raw = c.bytes(int(sz), "raw")
+		if owned {
+			ownRaw = append(ownRaw, smp.Raw...)
+			smp.Raw = ownRaw
+		}
 	}
 	if st&SampleBranchStack != 0 {
 		bnr := c.u64("branch.nr")
@@ -583,6 +596,10 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 				return nil, formatErr(off, RecordTypeSample, "stack_user.size", errShort)
 			}
 			smp.StackUser = c.bytes(int(sz), "stack_user")
+			if owned {
+				ownStack = append(ownStack, smp.StackUser...)
+				smp.StackUser = ownStack
+			}
 			smp.StackUserDyn = c.u64("stack_user.dyn_size")
 		}
 	}
@@ -626,6 +643,10 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 			return nil, formatErr(off, RecordTypeSample, "aux.size", errShort)
 		}
 		smp.Aux = c.bytes(int(sz), "aux")
+		if owned {
+			ownAux = append(ownAux, smp.Aux...)
+			smp.Aux = ownAux
+		}
 	}
 	if c.short {
 		return nil, formatErr(off, RecordTypeSample, c.field, errShort)
