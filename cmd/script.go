@@ -169,6 +169,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 			err = rs.AddRecord(p.Record())
 		}
 		if err != nil {
+			sink.Flush() // joins the writer; the first error is err
 			return err
 		}
 	}

@@ -1,7 +1,6 @@
 package output
 
 import (
-	"bufio"
 	"io"
 	"regexp"
 	"slices"
@@ -35,7 +34,7 @@ type CollapsedOptions struct {
 // stack with its summed period, sorted, exactly as
 // `perf script | stackcollapse-perf.pl` prints them. It writes in Flush.
 type Collapsed struct {
-	w    *bufio.Writer
+	w    *asyncWriter
 	warn io.Writer
 	opts CollapsedOptions
 	text *Text // perf script's default-field configuration and header
@@ -57,7 +56,7 @@ func NewCollapsed(w io.Writer, warn io.Writer, attrs func() []*decode.EventAttr,
 		opts.Kernel, opts.JIT = true, true
 	}
 	return &Collapsed{
-		w:      bufio.NewWriterSize(w, bufferSize),
+		w:      newAsyncWriter(w, bufferSize),
 		warn:   warn,
 		opts:   opts,
 		text:   NewText(io.Discard, attrs, TextOptions{}),

@@ -1,7 +1,6 @@
 package output
 
 import (
-	"bufio"
 	"io"
 	"strconv"
 	"unicode/utf8"
@@ -23,7 +22,7 @@ type JSONOptions struct {
 // hex strings ("0x…"), since JSON numbers above 2^53 lose precision in
 // most readers. It is a [RecordSink].
 type JSON struct {
-	w     *bufio.Writer
+	w     *asyncWriter
 	opts  JSONOptions
 	attrs func() []*decode.EventAttr
 	buf   []byte
@@ -35,7 +34,7 @@ func NewJSON(w io.Writer, attrs func() []*decode.EventAttr, opts JSONOptions) *J
 	if opts.MaxStack <= 0 {
 		opts.MaxStack = DefaultMaxStack
 	}
-	return &JSON{w: bufio.NewWriterSize(w, bufferSize), opts: opts, attrs: attrs, buf: make([]byte, 0, 4096)}
+	return &JSON{w: newAsyncWriter(w, bufferSize), opts: opts, attrs: attrs, buf: make([]byte, 0, 4096)}
 }
 
 // reasonNames are the JSON names of symbolize.Reason values.

@@ -1,7 +1,6 @@
 package output
 
 import (
-	"bufio"
 	"io"
 	"strconv"
 
@@ -13,7 +12,7 @@ import (
 // DefaultMaxStack is perf's default --max-stack (PERF_MAX_STACK_DEPTH).
 const DefaultMaxStack = 127
 
-// bufferSize is the size of the output buffers.
+// bufferSize is the size of each of the two output buffers.
 const bufferSize = 256 << 10
 
 // TextOptions are the perf script options that change the text output.
@@ -32,7 +31,7 @@ type TextOptions struct {
 
 // Text writes perf script text. It is a [RecordSink].
 type Text struct {
-	w     *bufio.Writer
+	w     *asyncWriter
 	opts  TextOptions
 	attrs func() []*decode.EventAttr
 	set   eventSet
@@ -49,7 +48,7 @@ func NewText(w io.Writer, attrs func() []*decode.EventAttr, opts TextOptions) *T
 		opts.MaxStack = DefaultMaxStack
 	}
 	return &Text{
-		w:     bufio.NewWriterSize(w, bufferSize),
+		w:     newAsyncWriter(w, bufferSize),
 		opts:  opts,
 		attrs: attrs,
 		set:   eventSet{fields: opts.Fields, hideCallchain: opts.HideCallchain, attrs: attrs},
