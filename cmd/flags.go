@@ -37,8 +37,9 @@ type CommonOptions struct {
 
 	Filter Filter
 
-	// progressMin overrides progressThreshold (tests).
-	progressMin int64
+	// ProgressThreshold is the input size above which a progress bar is
+	// drawn on a terminal stderr; 0 means 64 MiB.
+	ProgressThreshold int64
 }
 
 // Filter selects samples the way perf's --pid, --tid, --comms, --cpu,

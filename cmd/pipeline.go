@@ -144,8 +144,8 @@ func (p *pipeline) setup(size int64) error {
 	p.recs = f.Records(decode.TimeOrder)
 	p.st = stitch.New(p.recs, stitch.Options{NoMerge: o.NoMergeCallchains})
 	threshold := int64(progressThreshold)
-	if o.progressMin > 0 {
-		threshold = o.progressMin
+	if o.ProgressThreshold > 0 {
+		threshold = o.ProgressThreshold
 	}
 	if size > threshold && o.IO.ErrIsTerminal {
 		p.bar = progressbar.NewOptions64(size,

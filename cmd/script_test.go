@@ -296,7 +296,7 @@ func TestScriptProgress(t *testing.T) {
 	for _, tty := range []bool{false, true} {
 		f, out, errOut := testFactory()
 		f.IO.ErrIsTerminal = tty
-		opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv, progressMin: 1,
+		opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv, ProgressThreshold: 1,
 			Input: filepath.Join(dir, "perf.data"), Symfs: filepath.Join(dir, "symfs"), Kallsyms: testfixture.Testdata(t, "kallsyms")},
 			MaxStack: output.DefaultMaxStack}
 		if err := scriptRun(context.Background(), opts); err != nil {
