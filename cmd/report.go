@@ -29,8 +29,8 @@ type ReportOptions struct {
 	GraphLimit   float64
 	Order        output.CallOrder
 	PercentLimit float64
-	// CallGraphSet says -g or -G was given: then, as in perf, a recording
-	// without callchains is an error.
+	// CallGraphSet says -g was given (and not "none"): then, as in perf,
+	// a recording without callchains is an error.
 	CallGraphSet bool
 }
 
@@ -78,7 +78,7 @@ json gives the rows and call graphs as data.`,
 			if inverted {
 				opts.Order = output.OrderCaller
 			}
-			opts.CallGraphSet = (c.Flags().Changed("call-graph") && opts.CallGraph != output.CallGraphNone) || inverted
+			opts.CallGraphSet = c.Flags().Changed("call-graph") && opts.CallGraph != output.CallGraphNone
 			if noChild {
 				opts.Children = false
 			}
@@ -187,7 +187,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		return err
 	}
 	if opts.CallGraphSet && !rep.HasCallchains() {
-		return errors.New("call graphs requested (-g or -G) but the recording has no callchains; record with perf record -g")
+		return errors.New("call graphs requested (-g) but the recording has no callchains; record with perf record -g")
 	}
 	return rep.Write(opts.Common.IO.Out, format)
 }

@@ -49,7 +49,7 @@ func TestNewCmdReport(t *testing.T) {
 		{args: "--stdio -s sym,pid -g folded,2,callee",
 			want: ReportOptions{Format: output.TablePerf, FormatSet: true, Children: true, CallGraph: output.CallGraphFolded, GraphLimit: 2, Order: output.OrderCallee, Sort: []output.SortKey{output.SortSym, output.SortPID}, CallGraphSet: true}},
 		{args: "-G --percent-limit 5 -g none --format json",
-			want: ReportOptions{Format: output.TableJSON, FormatSet: true, Children: true, CallGraph: output.CallGraphNone, GraphLimit: 5, PercentLimit: 5, Order: output.OrderCaller, Sort: output.DefaultSortKeys(), CallGraphSet: true}},
+			want: ReportOptions{Format: output.TableJSON, FormatSet: true, Children: true, CallGraph: output.CallGraphNone, GraphLimit: 5, PercentLimit: 5, Order: output.OrderCaller, Sort: output.DefaultSortKeys()}},
 		{args: "--sort bogus", wantErr: `--sort: unknown sort key "bogus"`},
 		{args: "-g wiggly", wantErr: `--call-graph: unknown call-graph mode "wiggly"`},
 		{args: "--percent-limit lots", wantErr: `--percent-limit: "lots" is not a percentage`},
@@ -204,13 +204,14 @@ func TestReportDeferredSimulated(t *testing.T) {
 }
 
 // TestReportNoCallchainError checks that, as in perf, asking for call
-// graphs on a recording without callchains is an error, while the default
-// call-graph setting is not.
+// graphs with -g on a recording without callchains is an error, while the
+// default call-graph setting and -G are not.
 func TestReportNoCallchainError(t *testing.T) {
 	c := corpusCase(t, "no-callchain")
 	base := []string{"report", "--format", "perf", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms}
 	runCmd(t, base...)
-	for _, extra := range [][]string{{"-g", "flat"}, {"-G"}} {
+	runCmd(t, append(base, "-G")...)
+	for _, extra := range [][]string{{"-g", "flat"}, {"-g", "graph,1,caller"}} {
 		f, _, errOut := hermeticFactory()
 		if code := Run(context.Background(), f, append(base, extra...)); code != ExitError || !strings.Contains(errOut.String(), "no callchains") {
 			t.Errorf("%v: exit %d, stderr %q; want an error about missing callchains", extra, code, errOut)

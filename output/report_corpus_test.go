@@ -86,6 +86,8 @@ func TestReportPerfFromScript(t *testing.T) {
 // testdata/report-perf-variants.sha256: the SHA-256 of perf 6.1's
 // output for each corpus case (perf report -i perf.data --symfs symfs
 // --kallsyms ../kallsyms --stdio FLAGS, run as the corpus README wraps it).
+// Cases where perf fails (-g on a recording without callchains) are not
+// listed.
 var perfVariants = map[string]struct {
 	flags string
 	opts  ReportOptions
@@ -101,6 +103,16 @@ var perfVariants = map[string]struct {
 	"self-dso":        {"--no-children --sort dso", ReportOptions{Sort: []SortKey{SortDSO}, CallGraphLimit: 0.5}},
 	"children-sym":    {"--children --sort sym", ReportOptions{Children: true, Sort: []SortKey{SortSym}, CallGraphLimit: 0.5}},
 	"self-graph2":     {"--no-children -g graph,2", ReportOptions{CallGraphLimit: 2}},
+
+	"children-dso-sym":  {"--children --sort dso,sym", ReportOptions{Children: true, Sort: []SortKey{SortDSO, SortSym}, CallGraphLimit: 0.5}},
+	"children-folded":   {"--children -g folded", ReportOptions{Children: true, CallGraph: CallGraphFolded, CallGraphLimit: 0.5}},
+	"children-caller-G": {"--children -G", ReportOptions{Children: true, Order: OrderCaller, CallGraphLimit: 0.5}},
+	"self-comm":         {"--no-children --sort comm", ReportOptions{Sort: []SortKey{SortComm}, CallGraphLimit: 0.5}},
+	"children-pid":      {"--children --sort pid", ReportOptions{Children: true, Sort: []SortKey{SortPID}, CallGraphLimit: 0.5}},
+	// go-goroutines and zstd are left out: there perf prints its
+	// "[...]" remainder line as "[...] (inlined)", reading an
+	// uninitialized flag.
+	"children-fractal": {"--children -g fractal,1", ReportOptions{Children: true, CallGraph: CallGraphFractal, CallGraphLimit: 1}},
 }
 
 // knownVariantDiffs are variants perfstitch does not reproduce (none at
