@@ -183,11 +183,17 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 			return err
 		}
 	}
-	if err := p.Err(); err != nil {
-		return err
+	// A damaged recording still yields the report of what was read
+	// before the damage, followed by the error; an interrupt yields none.
+	readErr := p.Err()
+	if readErr != nil && ctx.Err() != nil {
+		return readErr
 	}
-	if opts.CallGraphSet && !rep.HasCallchains() {
+	if readErr == nil && opts.CallGraphSet && !rep.HasCallchains() {
 		return errors.New("call graphs requested (-g) but the recording has no callchains; record with perf record -g")
 	}
-	return rep.Write(opts.Common.IO.Out, format)
+	if err := rep.Write(opts.Common.IO.Out, format); err != nil {
+		return err
+	}
+	return readErr
 }

@@ -270,3 +270,27 @@ func TestReportCorpusRows(t *testing.T) {
 		t.Errorf("rows (-perf +perfstitch):\n%s", d)
 	}
 }
+
+// TestReportTruncated checks that a damaged recording yields the report of
+// the samples before the damage, and exit status 1 with the error.
+func TestReportTruncated(t *testing.T) {
+	c := corpusCase(t, "c-nopie")
+	data, err := os.ReadFile(c.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "cut.data")
+	if err := os.WriteFile(path, data[:len(data)/2], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, cmdName := range []string{"report", "stats"} {
+		f, out, errOut := hermeticFactory()
+		code := Run(context.Background(), f, []string{cmdName, "--format", "perf", "-i", path, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms})
+		if code != ExitError || errOut.Len() == 0 {
+			t.Errorf("%s: exit %d, stderr %q; want exit 1 with an error", cmdName, code, errOut)
+		}
+		if !strings.Contains(out.String(), "SAMPLE events:") && !strings.Contains(out.String(), "# Samples:") {
+			t.Errorf("%s: no partial output:\n%s", cmdName, out)
+		}
+	}
+}

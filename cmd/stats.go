@@ -69,8 +69,11 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 			return err
 		}
 	}
-	if err := p.Err(); err != nil {
-		return err
+	// A damaged recording still yields the counts up to the damage,
+	// followed by the error; an interrupt yields none.
+	readErr := p.Err()
+	if readErr != nil && ctx.Err() != nil {
+		return readErr
 	}
 	st := col.Stats(output.StatsInput{
 		File:        p.File(),
@@ -78,5 +81,8 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 		Stitch:      p.StitchStats(),
 		Diagnostics: p.Symbolizer().Diagnostics(),
 	})
-	return st.Write(opts.Common.IO.Out, opts.Format)
+	if err := st.Write(opts.Common.IO.Out, opts.Format); err != nil {
+		return err
+	}
+	return readErr
 }
