@@ -1,6 +1,9 @@
 package buildinfo
 
 import (
+	"os"
+	"path/filepath"
+	"regexp"
 	"runtime"
 	"runtime/debug"
 	"testing"
@@ -77,5 +80,31 @@ func TestGet(t *testing.T) {
 	got := Get()
 	if got.Version == "" || got.GoVersion == "" || got.Platform == "" {
 		t.Errorf("Get() = %#v, want Version, GoVersion and Platform set", got)
+	}
+}
+
+// TestGoreleaserLdflags checks that every -X flag of .goreleaser.yaml
+// names a string variable of this package, so a rename cannot silently
+// stop releases from carrying their version.
+func TestGoreleaserLdflags(t *testing.T) {
+	cfg, err := os.ReadFile(filepath.Join("..", "..", ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	const pkg = "github.com/perfstitch/perfstitch/internal/buildinfo"
+	set := regexp.MustCompile(`-X `+regexp.QuoteMeta(pkg)+`\.(\w+)=`).FindAllSubmatch(cfg, -1)
+	vars := map[string]*string{"version": &version, "commit": &commit, "date": &date}
+	seen := map[string]bool{}
+	for _, m := range set {
+		name := string(m[1])
+		if _, ok := vars[name]; !ok {
+			t.Errorf(".goreleaser.yaml sets %s.%s, which is not one of the variables -X can set", pkg, name)
+		}
+		seen[name] = true
+	}
+	for name := range vars {
+		if !seen[name] {
+			t.Errorf(".goreleaser.yaml does not set %s.%s", pkg, name)
+		}
 	}
 }
