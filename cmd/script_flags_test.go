@@ -44,3 +44,28 @@ func TestScriptPerfFlags(t *testing.T) {
 		})
 	}
 }
+
+// TestScriptCollapsedFlags checks the stackcollapse-perf.pl options
+// against goldens made by stackcollapse-perf.pl (FlameGraph 41fee1f9) from
+// perf 6.1's script.txt of testdata/fp and testdata/two-events.
+func TestScriptCollapsedFlags(t *testing.T) {
+	for _, c := range []string{"fp", "two-events"} {
+		dir := testfixture.Testdata(t, c)
+		for _, r := range []struct{ name, args string }{
+			{"addrs", "--addrs"},
+			{"kernel", "--kernel"},
+			{"all-addrs", "--all --addrs"},
+			{"event-task-clock", "--event-filter task-clock"},
+		} {
+			t.Run(c+"/"+r.name, func(t *testing.T) {
+				f, out, errOut := testFactory()
+				args := append([]string{"script", "--format", "collapsed", "--symfs", filepath.Join(dir, "symfs"),
+					"--kallsyms", testfixture.Testdata(t, "kallsyms")}, strings.Fields(r.args)...)
+				if code := Run(context.Background(), f, append(args, filepath.Join(dir, "perf.data"))); code != ExitOK {
+					t.Fatalf("exit %d: %s", code, errOut)
+				}
+				check(t, filepath.Join("testdata", "collapsed-flags", c+"."+r.name+".txt"), out.Bytes())
+			})
+		}
+	}
+}
