@@ -74,6 +74,11 @@ type decoder struct {
 	layouts []layout
 	byID    map[uint64]int
 	stats   *Stats
+
+	// lastID/lastIdx cache the last id lookup (records of one buffer
+	// mostly share an id).
+	lastID  uint64
+	lastIdx int
 }
 
 func (d *decoder) addAttr(a *EventAttr) {
@@ -83,6 +88,7 @@ func (d *decoder) addAttr(a *EventAttr) {
 	for _, id := range a.IDs {
 		d.byID[id] = a.Index
 	}
+	d.lastID = 0 // id 0 never reaches the cache
 }
 
 // layoutFor finds the event of a record carrying sample id id
@@ -91,7 +97,11 @@ func (d *decoder) layoutForID(id uint64) (*layout, bool) {
 	if len(d.layouts) == 1 || id == 0 {
 		return &d.layouts[0], true
 	}
+	if id == d.lastID && d.lastIdx < len(d.layouts) {
+		return &d.layouts[d.lastIdx], true
+	}
 	if i, ok := d.byID[id]; ok {
+		d.lastID, d.lastIdx = id, i
 		return &d.layouts[i], true
 	}
 	return &d.layouts[0], false
