@@ -29,6 +29,11 @@ func (r *Sample) reset() {
 	r.Read.Values, r.Branches, r.BranchCounters, r.RegsUser, r.RegsIntr = rv, br, bc, ru, ri
 }
 
+// CopyTo makes dst a deep copy of r, reusing dst's storage (the
+// allocation-free twin of Clone, for consumers that keep samples in
+// recycled buffers).
+func (r *Sample) CopyTo(dst *Sample) { r.cloneInto(dst) }
+
 // cloneInto makes dst a deep copy of r, reusing dst's storage.
 func (r *Sample) cloneInto(dst *Sample) {
 	rv, cc, raw, br, bc := dst.Read.Values[:0], dst.Callchain[:0], dst.Raw[:0], dst.Branches[:0], dst.BranchCounters[:0]
