@@ -541,6 +541,7 @@ func (r *Report) sortedEntries(s *reportSection) []*histEntry {
 	rows := s.entries.items()
 	children := r.children()
 	caller := r.callerOrder()
+	graphs := r.opts.CallGraph != CallGraphNone // perf: symbol_conf.use_callchain
 	return rbOrder(rows, func(a, b *histEntry) bool {
 		if children {
 			if a.acc != b.acc {
@@ -548,7 +549,7 @@ func (r *Report) sortedEntries(s *reportSection) []*histEntry {
 			}
 			// perf's __hpp__sort_acc: within one thread, put callers
 			// above callees when they weigh the same.
-			if a.tid == b.tid && s.chains && a.maxDepth != b.maxDepth {
+			if a.tid == b.tid && s.chains && graphs && a.maxDepth != b.maxDepth {
 				return (a.maxDepth > b.maxDepth) == caller
 			}
 		}

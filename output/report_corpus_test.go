@@ -113,6 +113,7 @@ var perfVariants = map[string]struct {
 	// "[...]" remainder line as "[...] (inlined)", reading an
 	// uninitialized flag.
 	"children-fractal": {"--children -g fractal,1", ReportOptions{Children: true, CallGraph: CallGraphFractal, CallGraphLimit: 1}},
+	"children-none":    {"--children -g none", ReportOptions{Children: true, CallGraph: CallGraphNone}},
 }
 
 // knownVariantDiffs are variants perfstitch does not reproduce (none at
