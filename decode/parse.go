@@ -474,8 +474,11 @@ func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int6
 		ownChain, ownRaw, ownStack, ownAux = smp.Callchain[:0], smp.Raw[:0], smp.StackUser[:0], smp.Aux[:0]
 	}
 	smp.reset()
-	smp.RecordCommon = RecordCommon{Offset: off, InnerOffset: inner, Misc: e.u16(rec[4:]),
-		Size: uint16(len(rec)), Attr: l.attr, Format: l.sampleType, PID: -1, TID: -1}
+	// reset zeroed smp: set fields one by one (no temporary struct).
+	smp.Offset, smp.InnerOffset = off, inner
+	smp.Misc, smp.Size = e.u16(rec[4:]), uint16(len(rec))
+	smp.Attr, smp.Format = l.attr, l.sampleType
+	smp.PID, smp.TID, smp.TrailerPID, smp.TrailerTID = -1, -1, -1, -1
 	st := l.sampleType
 	n := len(body)
 	i := 0
