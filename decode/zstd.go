@@ -156,8 +156,12 @@ func (z *zstream) nextInner(d *decoder) (rec []byte, off, inner int64, ok bool) 
 			copy(nb, z.out)
 			z.out = nb
 		}
+		before := len(z.in)
 		n, err := z.dec.Read(z.out[len(z.out):cap(z.out)])
 		z.out = z.out[:len(z.out)+n]
+		if n == 0 && err == nil && len(z.in) == before {
+			err = io.ErrNoProgress
+		}
 		if err == io.EOF {
 			// The frame ended with the input: a new frame may follow
 			// in the next container.
