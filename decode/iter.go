@@ -10,7 +10,9 @@ import (
 
 // Records iterates over the records of a [File]. The record returned by
 // Record is owned by the iterator and is valid until the next call to Next;
-// use its Clone method to keep it.
+// use its Clone method to keep it. This includes its slices: a Sample's
+// Callchain, Raw, StackUser and Aux, and the byte fields of other records,
+// may point into the iterator's read buffer.
 //
 // COMPRESSED/COMPRESSED2 containers are delivered themselves (so they are
 // counted) and the records decompressed from them follow, through the same
