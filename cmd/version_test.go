@@ -61,3 +61,45 @@ func TestCompletion(t *testing.T) {
 		})
 	}
 }
+
+// TestCompletionCandidates asks the completion machinery what the shell
+// scripts ask it (the hidden __complete command) and checks the answers.
+func TestCompletionCandidates(t *testing.T) {
+	tests := []struct {
+		name string
+		args []string
+		want []string // candidates that must be offered
+		not  []string // candidates that must not be
+	}{
+		{name: "commands", args: []string{"__complete", ""}, want: []string{"script", "report", "stats", "version", "completion"}, not: []string{"gen-man"}},
+		{name: "prefix", args: []string{"__complete", "sta"}, want: []string{"stats"}, not: []string{"script"}},
+		{name: "script format", args: []string{"__complete", "script", "--format", ""}, want: []string{"text", "json", "collapsed"}},
+		{name: "completion shells", args: []string{"__complete", "completion", ""}, want: []string{"bash", "zsh", "fish", "powershell"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			io, _, out, errOut := iostreams.Test()
+			if code := Run(t.Context(), &Factory{IO: io}, tt.args); code != ExitOK {
+				t.Fatalf("exit code %d, stderr %q", code, errOut)
+			}
+			got := map[string]bool{}
+			for _, l := range strings.Split(out.String(), "\n") {
+				if l == "" || strings.HasPrefix(l, ":") {
+					continue // the directive line
+				}
+				name, _, _ := strings.Cut(l, "\t")
+				got[name] = true
+			}
+			for _, w := range tt.want {
+				if !got[w] {
+					t.Errorf("%v: %q not offered; got %q", tt.args, w, out)
+				}
+			}
+			for _, n := range tt.not {
+				if got[n] {
+					t.Errorf("%v: %q offered", tt.args, n)
+				}
+			}
+		})
+	}
+}
