@@ -907,7 +907,9 @@ func (d *decoder) parseTool(s *store, typ RecordType, misc, size uint16, body []
 			return nil, formatErr(off, typ, "feat_id", errShort)
 		}
 		*r = HeaderFeature{RecordCommon: c, Feature: Feature(min(id, 255)), Data: cur.rest()}
-		if id < 256 && id != 0 {
+		// An empty section with an id this package does not know is the
+		// writer's end-of-features marker (feat_id = its HEADER_LAST_FEATURE).
+		if id != 0 && id < 256 && (len(r.Data) > 0 || id < uint64(FeaturePMUCaps)+1) {
 			d.f.Meta.add(Feature(id), r.Data, e, off)
 			d.applyMeta()
 		}
