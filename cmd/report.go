@@ -106,12 +106,13 @@ json gives the rows and call graphs as data.`,
 	addCommonFlags(cmd, &opts.Common)
 	fs := cmd.Flags()
 	fs.Var(&opts.Format, "format", "output format: table, perf or json")
+	fs.Lookup("format").DefValue = "table on a terminal, perf otherwise"
 	enumFlag(cmd, "format", output.TableFormatNames())
 	fs.BoolVar(&stdio, "stdio", false, "same as --format perf")
 	fs.StringVarP(&sortKeys, "sort", "s", "comm,dso,sym", "sort keys, comma-separated: comm, pid, dso, sym")
 	fs.BoolVar(&opts.Children, "children", true, "accumulate callees' weight into their callers (needs callchains)")
 	fs.BoolVar(&noChild, "no-children", false, "show self weight only")
-	fs.StringVarP(&callGraph, "call-graph", "g", "graph,0.5", "call graphs: `mode[,threshold[,order]]`: mode graph, fractal, flat, folded or none; threshold in percent; order caller or callee")
+	fs.StringVarP(&callGraph, "call-graph", "g", "graph,0.5", "call graphs as `mode[,threshold[,order]]`: mode graph, fractal, flat, folded or none; threshold in percent; order caller or callee")
 	fs.BoolVarP(&inverted, "inverted", "G", false, "print call graphs in caller order")
 	fs.StringVar(&pctLimit, "percent-limit", "", "hide rows (and call-graph branches) below this `percent`")
 	return cmd
