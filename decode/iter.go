@@ -310,9 +310,10 @@ func (rs *Records) flush(limit uint64) {
 func (rs *Records) nextRaw() (Record, error) {
 	for {
 		if rs.z != nil {
-			if r := rs.z.pendingOuter; r != nil {
-				rs.z.pendingOuter = nil
-				rs.timed = false
+			if len(rs.z.pendingOuter) > 0 {
+				r := rs.z.pendingOuter[0]
+				rs.z.pendingOuter = rs.z.pendingOuter[1:]
+				rs.timed, rs.owned = false, false
 				return r, nil
 			}
 			rec, off, inner, ok := rs.z.nextInner(rs.d)

@@ -3,11 +3,13 @@ package decode_test
 import (
 	"bytes"
 	"encoding/binary"
+	"fmt"
 	"math"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
+	"github.com/klauspost/compress/zstd"
 	"github.com/perfstitch/perfstitch/decode"
 )
 
@@ -523,6 +525,89 @@ func TestRoundTrip(t *testing.T) {
 						if offsets[i] <= offsets[i-1] {
 							t.Fatalf("offsets not ascending at %d: %v", i, offsets)
 						}
+					}
+				}
+			})
+		}
+	}
+}
+
+// TestCompressedSplitBlocks cuts one zstd stream into containers at
+// arbitrary byte positions, not at flush points (perf does this when a
+// flush does not fit one record): a block then straddles adjacent
+// containers and the decoder must pull the next one mid-block.
+func TestCompressedSplitBlocks(t *testing.T) {
+	bo := byteOrder(binary.LittleEndian)
+	a := wantAttr(attrA, 0, "cpu-clock:ppH")
+	b := wantAttr(attrB, 1, "instructions:u")
+	its := items(bo, a, b)
+	var kernel []item
+	var raw bytes.Buffer
+	for _, it := range its {
+		if bo.Uint32(it.b) < 64 {
+			kernel = append(kernel, it)
+			raw.Write(it.b)
+		}
+	}
+	var z bytes.Buffer
+	enc, err := zstd.NewWriter(&z, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(512<<10))
+	if err != nil {
+		t.Fatal(err)
+	}
+	enc.Write(raw.Bytes())
+	enc.Flush()
+	payload := z.Bytes()
+	for _, piece := range []int{1, 7, 100, 333} {
+		for _, v2 := range []bool{false, true} {
+			t.Run(fmt.Sprintf("piece%d/v2=%v", piece, v2), func(t *testing.T) {
+				var recs [][]byte
+				for off := 0; off < len(payload); off += piece {
+					p := payload[off:min(off+piece, len(payload))]
+					if v2 {
+						w := &wr{bo: bo}
+						w.u64(uint64(len(p))).raw(p)
+						for len(w.b)%8 != 0 {
+							w.u8(0)
+						}
+						recs = append(recs, rec(bo, decode.RecordTypeCompressed2, 0, w.b))
+					} else {
+						recs = append(recs, rec(bo, decode.RecordTypeCompressed, 0, p))
+					}
+				}
+				recs = append(recs, rec(bo, decode.RecordTypeFinishedRound, 0, nil))
+				pf := &perfFile{bo: bo, attrs: []tAttr{attrA, attrB}, recs: recs}
+				f, err := decode.NewFile(bytes.NewReader(pf.file()))
+				if err != nil {
+					t.Fatal(err)
+				}
+				rs := f.Records(decode.FileOrder)
+				var got []decode.Record
+				containers := 0
+				for rs.Next() {
+					switch rs.Record().Type() {
+					case decode.RecordTypeCompressed, decode.RecordTypeCompressed2:
+						containers++
+						continue
+					case decode.RecordTypeFinishedRound:
+						continue
+					}
+					got = append(got, normalize(rs.Record()))
+				}
+				if err := rs.Err(); err != nil {
+					t.Fatal(err)
+				}
+				if st := rs.Stats(); st.WarningCount > 0 {
+					t.Fatalf("warnings: %v", st.Warnings)
+				}
+				if containers != len(recs)-1 {
+					t.Errorf("%d containers delivered, %d written", containers, len(recs)-1)
+				}
+				if len(got) != len(kernel) {
+					t.Fatalf("%d records, want %d", len(got), len(kernel))
+				}
+				for i, it := range kernel {
+					if d := cmp.Diff(it.want, got[i], cmpopts.EquateEmpty()); d != "" {
+						t.Errorf("record %d (%s) (-want +got):\n%s", i, it.want.Type(), d)
 					}
 				}
 			})

@@ -37,7 +37,7 @@ type zstream struct {
 	containerOff int64
 	needReset    bool
 	broken       error
-	pendingOuter Record // a container pulled mid-block, to deliver next
+	pendingOuter []Record // containers pulled mid-block, to deliver next
 	pullStore    store
 }
 
@@ -116,7 +116,7 @@ func (z *zstream) pull() bool {
 	c := r.(*Compressed)
 	z.containerOff = off
 	z.in = c.Data
-	z.pendingOuter = c.Clone()
+	z.pendingOuter = append(z.pendingOuter, c.Clone())
 	return true
 }
 
