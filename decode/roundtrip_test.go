@@ -610,6 +610,16 @@ func TestCompressedSplitBlocks(t *testing.T) {
 						t.Errorf("record %d (%s) (-want +got):\n%s", i, it.want.Type(), d)
 					}
 				}
+				// Time order delivers the same records.
+				f, _ = decode.NewFile(bytes.NewReader(pf.file()))
+				rs = f.Records(decode.TimeOrder)
+				n := 0
+				for rs.Next() {
+					n++
+				}
+				if want := len(recs) + len(kernel); rs.Err() != nil || n != want {
+					t.Errorf("time order: %d records, want %d (err %v)", n, want, rs.Err())
+				}
 			})
 		}
 	}
