@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"testing"
 
+	"github.com/klauspost/compress/zstd"
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
@@ -43,12 +44,29 @@ func fuzzSeeds(f *testing.F, pipe bool) {
 		feats, _ := features(bo)
 		pf := &perfFile{bo: bo, attrs: []tAttr{attrA, attrB}, features: feats, recs: recs}
 		pz := &perfFile{bo: bo, attrs: []tAttr{attrA, attrB}, recs: compress(f, bo, recs, true, 4)}
+		// One zstd stream cut into 50-byte containers: blocks straddle.
+		var raw, z bytes.Buffer
+		for _, r := range recs {
+			if bo.Uint32(r) < 64 {
+				raw.Write(r)
+			}
+		}
+		enc, _ := zstd.NewWriter(&z, zstd.WithEncoderConcurrency(1), zstd.WithWindowSize(512<<10))
+		enc.Write(raw.Bytes())
+		enc.Flush()
+		var split [][]byte
+		for off := 0; off < z.Len(); off += 50 {
+			split = append(split, rec(bo, decode.RecordTypeCompressed, 0, z.Bytes()[off:min(off+50, z.Len())]))
+		}
+		ps := &perfFile{bo: bo, attrs: []tAttr{attrA, attrB}, recs: split}
 		if pipe {
 			f.Add(pf.pipe())
 			f.Add(pz.pipe())
+			f.Add(ps.pipe())
 		} else {
 			f.Add(pf.file())
 			f.Add(pz.file())
+			f.Add(ps.file())
 		}
 	}
 }
