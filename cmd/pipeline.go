@@ -48,6 +48,10 @@ type pipeline struct {
 	isSample bool
 	n        int
 	err      error
+
+	// In file mode decode and stitch run in a producer goroutine that
+	// hands copies of their items over in batches (see produce).
+	prod *producer
 }
 
 // openPipeline opens opts.Input (or the pipe-mode stream on stdin) and
@@ -143,6 +147,11 @@ func (p *pipeline) setup(size int64) error {
 	p.sym = sym
 	p.recs = f.Records(decode.TimeOrder)
 	p.st = stitch.New(p.recs, stitch.Options{NoMerge: o.NoMergeCallchains})
+	if !f.Header.Pipe {
+		// Pipe mode stays on one goroutine: its events and feature data
+		// grow while records are read.
+		p.prod = startProducer(p.ctx, p.st)
+	}
 	threshold := int64(progressThreshold)
 	if o.ProgressThreshold > 0 {
 		threshold = o.ProgressThreshold
@@ -174,8 +183,8 @@ func (p *pipeline) Next() bool {
 		if p.err != nil {
 			return false
 		}
-		if !p.st.Next() {
-			p.err = p.st.Err()
+		e, ok := p.next()
+		if !ok {
 			p.finishProgress()
 			return false
 		}
@@ -184,9 +193,8 @@ func (p *pipeline) Next() bool {
 				p.err = err
 				return false
 			}
-			p.progress()
+			p.progress(e)
 		}
-		e := p.st.Event()
 		if e.Sample != nil {
 			if !p.keep(e.Sample.Sample) {
 				continue
@@ -307,27 +315,49 @@ func (p *pipeline) File() *decode.File { return p.file }
 // Attrs returns the recording's events so far (pipe mode adds to them).
 func (p *pipeline) Attrs() []*decode.EventAttr { return p.file.Attrs }
 
-// DecodeStats returns the decoder's counts so far.
+// DecodeStats returns the decoder's counts; call it once Next has
+// returned false (decode may run on another goroutine until then).
 func (p *pipeline) DecodeStats() *decode.Stats { return p.recs.Stats() }
 
-// StitchStats returns the stitcher's counts so far.
+// StitchStats returns the stitcher's counts; call it once Next has
+// returned false.
 func (p *pipeline) StitchStats() *stitch.Stats { return p.st.Stats() }
 
 // Symbolizer returns the symbolizer (for its diagnostics).
 func (p *pipeline) Symbolizer() *symbolize.Symbolizer { return p.sym }
 
-// Close closes the input.
+// Close stops the producer and closes the input.
 func (p *pipeline) Close() error {
+	if p.prod != nil {
+		p.prod.stop()
+	}
 	p.finishProgress()
 	return p.file.Close()
 }
 
-func (p *pipeline) progress() {
+// next returns the next stitched item, from the producer or straight from
+// the stitcher; at the end it sets p.err.
+func (p *pipeline) next() (stitch.Event, bool) {
+	if p.prod == nil {
+		if !p.st.Next() {
+			p.err = p.st.Err()
+			return stitch.Event{}, false
+		}
+		return p.st.Event(), true
+	}
+	e, ok, err := p.prod.next()
+	if !ok {
+		p.err = err
+	}
+	return e, ok
+}
+
+func (p *pipeline) progress(e stitch.Event) {
 	if p.bar == nil {
 		return
 	}
 	var off int64
-	if e := p.st.Event(); e.Sample != nil {
+	if e.Sample != nil {
 		off = e.Sample.Offset
 	} else if e.Record != nil {
 		off = e.Record.Common().Offset

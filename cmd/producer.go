@@ -1,0 +1,138 @@
+package cmd
+
+import (
+	"context"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/stitch"
+)
+
+// batchSize is the number of stitched items per hand-over.
+const batchSize = 512
+
+// producer runs decode and stitch on its own goroutine, so that they
+// overlap with symbolization and formatting on the caller's. Items are
+// copied into recycled batches (the stitcher reuses its storage); a batch
+// goes back to the producer when the consumer moves past it, so every
+// item stays valid until the next call of next, as the stitcher's own
+// items do. The goroutine is bound to a context and joined by stop.
+type producer struct {
+	st      *stitch.Stitcher
+	batches chan *batch
+	free    chan *batch
+	done    chan struct{}
+	cancel  context.CancelFunc
+
+	cur *batch
+	pos int
+}
+
+// batch is a run of stitched items; a batch shorter than batchSize is
+// the last one, and err is what ended the stitcher.
+type batch struct {
+	items [batchSize]item
+	n     int
+	err   error
+}
+
+// item is one stitched item: a sample (stored in sample) or a record.
+type item struct {
+	smp    stitch.Sample
+	sample decode.Sample
+	rec    decode.Record
+}
+
+// startProducer starts reading st on a goroutine.
+func startProducer(ctx context.Context, st *stitch.Stitcher) *producer {
+	ctx, cancel := context.WithCancel(ctx)
+	pr := &producer{
+		st:      st,
+		batches: make(chan *batch, 2),
+		free:    make(chan *batch, 3),
+		done:    make(chan struct{}),
+		cancel:  cancel,
+	}
+	for range 3 {
+		pr.free <- &batch{}
+	}
+	go pr.run(ctx)
+	return pr
+}
+
+func (pr *producer) run(ctx context.Context) {
+	defer close(pr.done)
+	defer close(pr.batches)
+	for {
+		var b *batch
+		select {
+		case b = <-pr.free:
+		case <-ctx.Done():
+			return
+		}
+		b.n, b.err = 0, nil
+		for b.n < batchSize && pr.st.Next() {
+			e := pr.st.Event()
+			it := &b.items[b.n]
+			if e.Sample != nil {
+				e.Sample.Sample.CopyTo(&it.sample)
+				it.smp = *e.Sample
+				it.smp.Sample = &it.sample
+				it.rec = nil
+			} else {
+				it.rec = e.Record.Clone()
+			}
+			b.n++
+		}
+		last := b.n < batchSize
+		if last {
+			b.err = pr.st.Err()
+		}
+		select {
+		case pr.batches <- b:
+		case <-ctx.Done():
+			return
+		}
+		if last {
+			return
+		}
+	}
+}
+
+// next returns the next item; at the end ok is false and err is what
+// ended the stitcher (or the context's error), and the goroutine has
+// finished.
+func (pr *producer) next() (e stitch.Event, ok bool, err error) {
+	for pr.cur == nil || pr.pos >= pr.cur.n {
+		if pr.cur != nil {
+			if pr.cur.n < batchSize {
+				err = pr.cur.err
+				pr.free <- pr.cur
+				pr.cur = nil
+				<-pr.done
+				return stitch.Event{}, false, err
+			}
+			pr.free <- pr.cur
+			pr.cur = nil
+		}
+		b, open := <-pr.batches
+		if !open {
+			<-pr.done
+			return stitch.Event{}, false, context.Canceled
+		}
+		pr.cur, pr.pos = b, 0
+	}
+	it := &pr.cur.items[pr.pos]
+	pr.pos++
+	if it.rec != nil {
+		return stitch.Event{Record: it.rec}, true, nil
+	}
+	return stitch.Event{Sample: &it.smp}, true, nil
+}
+
+// stop cancels the goroutine and waits for it.
+func (pr *producer) stop() {
+	pr.cancel()
+	for range pr.batches {
+	}
+	<-pr.done
+}
