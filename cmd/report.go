@@ -193,6 +193,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 	if readErr == nil && opts.CallGraphSet && !rep.HasCallchains() {
 		return errors.New("call graphs requested (-g) but the recording has no callchains; record with perf record -g")
 	}
+	rep.SetGroups(output.GroupsFromMeta(p.File().Attrs, p.File().Meta.GroupDesc))
 	if err := rep.Write(opts.Common.IO.Out, format); err != nil {
 		return err
 	}

@@ -146,6 +146,7 @@ type Report struct {
 	cursor      []chainEntry
 	cache       []*histEntry
 	tmpl        histEntry // the entry being looked up, reused
+	groups      []EventGroup
 }
 
 // reportSection is the histogram of one event.

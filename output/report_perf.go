@@ -119,20 +119,27 @@ func (r *Report) WritePerf(w io.Writer) error {
 		if s.nrSamples == 0 {
 			continue
 		}
-		n, unit := convertUnit(s.nrSamples)
-		bw.WriteString("# Samples: " + strconv.FormatUint(n, 10) + string(unit))
-		bw.WriteString(" of event '" + s.name + "'\n")
-		bw.WriteString("# Event count (approx.): " + strconv.FormatUint(s.totalPeriod, 10) + "\n#\n")
-		r.writePerfSection(bw, s)
+		switch g, member := r.groupOf(s.attr); {
+		case member:
+			continue // printed in its leader's section
+		case g != nil:
+			r.writePerfGroup(bw, g)
+		default:
+			n, unit := convertUnit(s.nrSamples)
+			bw.WriteString("# Samples: " + strconv.FormatUint(n, 10) + string(unit))
+			bw.WriteString(" of event '" + s.name + "'\n")
+			bw.WriteString("# Event count (approx.): " + strconv.FormatUint(s.totalPeriod, 10) + "\n#\n")
+			rows := r.sortedEntries(s)
+			r.writeRows(bw, s, rows, r.columns(s, rows))
+		}
 		bw.WriteString("\n\n")
 	}
 	bw.WriteString("#\n# (" + perfTip + ")\n#\n")
 	return bw.Flush()
 }
 
-func (r *Report) writePerfSection(bw *bufio.Writer, s *reportSection) {
-	rows := r.sortedEntries(s)
-	cols := r.columns(s, rows)
+// writeRows prints the column headers, then each row and its call graph.
+func (r *Report) writeRows(bw *bufio.Writer, s *reportSection, rows []*histEntry, cols []column) {
 	bw.WriteString("# ")
 	for i, c := range cols {
 		if i > 0 {

@@ -172,3 +172,20 @@ func (t *rbTree[T]) items() []T {
 	walk(t.root)
 	return out
 }
+
+// find looks v up with cmp as findOrInsert does, without inserting.
+func (t *rbTree[T]) find(v T, cmp func(a, b T) int) (T, bool) {
+	for n := t.root; n != nil; {
+		c := cmp(v, n.val)
+		switch {
+		case c == 0:
+			return n.val, true
+		case c < 0:
+			n = n.left
+		default:
+			n = n.right
+		}
+	}
+	var zero T
+	return zero, false
+}

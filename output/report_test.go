@@ -110,21 +110,27 @@ func TestReportGolden(t *testing.T) {
 		name   string
 		opts   ReportOptions
 		format TableFormat
+		group  bool
 	}{
-		{"report-self.txt", ReportOptions{CallGraphLimit: 0.5}, TablePerf},
-		{"report-children.txt", ReportOptions{Children: true, CallGraphLimit: 0.5}, TablePerf},
-		{"report-fractal-callee.txt", ReportOptions{Children: true, CallGraph: CallGraphFractal, CallGraphLimit: 10, Order: OrderCallee}, TablePerf},
-		{"report-flat.txt", ReportOptions{CallGraph: CallGraphFlat, CallGraphLimit: 0.5}, TablePerf},
-		{"report-folded-caller.txt", ReportOptions{CallGraph: CallGraphFolded, Order: OrderCaller}, TablePerf},
-		{"report-sym-pid-limit.txt", ReportOptions{Sort: []SortKey{SortSym, SortPID}, PercentLimit: 10, CallGraphLimit: 10}, TablePerf},
-		{"report-pipe.txt", ReportOptions{Children: true, Pipe: true, CallGraph: CallGraphNone}, TablePerf},
-		{"report-children.table", ReportOptions{Children: true}, TableText},
-		{"report-dso.table", ReportOptions{Sort: []SortKey{SortDSO}, PercentLimit: 1}, TableText},
-		{"report-children.json", ReportOptions{Children: true, CallGraphLimit: 5}, TableJSON},
+		{"report-group.txt", ReportOptions{CallGraphLimit: 5}, TablePerf, true},
+		{"report-group-children.txt", ReportOptions{Children: true, CallGraph: CallGraphNone}, TablePerf, true},
+		{"report-self.txt", ReportOptions{CallGraphLimit: 0.5}, TablePerf, false},
+		{"report-children.txt", ReportOptions{Children: true, CallGraphLimit: 0.5}, TablePerf, false},
+		{"report-fractal-callee.txt", ReportOptions{Children: true, CallGraph: CallGraphFractal, CallGraphLimit: 10, Order: OrderCallee}, TablePerf, false},
+		{"report-flat.txt", ReportOptions{CallGraph: CallGraphFlat, CallGraphLimit: 0.5}, TablePerf, false},
+		{"report-folded-caller.txt", ReportOptions{CallGraph: CallGraphFolded, Order: OrderCaller}, TablePerf, false},
+		{"report-sym-pid-limit.txt", ReportOptions{Sort: []SortKey{SortSym, SortPID}, PercentLimit: 10, CallGraphLimit: 10}, TablePerf, false},
+		{"report-pipe.txt", ReportOptions{Children: true, Pipe: true, CallGraph: CallGraphNone}, TablePerf, false},
+		{"report-children.table", ReportOptions{Children: true}, TableText, false},
+		{"report-dso.table", ReportOptions{Sort: []SortKey{SortDSO}, PercentLimit: 1}, TableText, false},
+		{"report-children.json", ReportOptions{Children: true, CallGraphLimit: 5}, TableJSON, false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			r := NewReport(tt.opts)
+			if tt.group {
+				r.SetGroups(GroupsFromMeta([]*decode.EventAttr{cpuClock, taskClock}, []decode.GroupDesc{{Name: "{anon_group}", LeaderIdx: 0, NrMembers: 2}}))
+			}
 			for _, name := range testMmap {
 				r.NoteDSO(name)
 			}
