@@ -61,7 +61,10 @@ func Run(ctx context.Context, f *Factory, args []string) ExitCode {
 // FlagError is a usage mistake: bad flag values or arguments.
 type FlagError struct{ Err error }
 
+// Error returns the message of the underlying error.
 func (e *FlagError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the underlying error.
 func (e *FlagError) Unwrap() error { return e.Err }
 
 // FlagErrorf returns a *FlagError with a formatted message.
