@@ -47,8 +47,14 @@
 //
 // Malformed input yields a [*FormatError] naming the file offset, the record
 // type and the field; every complete record before the damage is still
-// delivered. No allocation is sized from the file without a bound, and no input
-// makes the package panic (the decoders are fuzzed).
+// delivered. Damage that loses the record framing (a truncated file, a size
+// below 8, a payload running past the end) ends the iteration with that
+// error from [Records.Err]. A record whose own fields are bad (a callchain nr
+// past its end, an unknown sample id, a short body) is skipped and counted in
+// [Stats].Skipped with the *FormatError in [Stats].Warnings; a bad feature
+// section lands in [Meta].Errors. No allocation is sized from the file
+// without a bound (the zstd window is capped at 8 MiB), and no input makes
+// the package panic (FuzzFile, FuzzPipe).
 //
 // The API is not yet stable.
 package decode
