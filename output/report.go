@@ -607,3 +607,5 @@ func (he *histEntry) dsoText() string {
 	}
 	return he.dso
 }
+
+var _ RecordSink = (*Report)(nil)

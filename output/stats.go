@@ -627,3 +627,5 @@ func (st *Stats) WriteTable(w io.Writer) error {
 	}
 	return bw.Flush()
 }
+
+var _ RecordSink = (*StatsCollector)(nil)
