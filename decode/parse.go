@@ -539,7 +539,11 @@ func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int6
 		}
 		b := c.bytes(int(nr)*8, "callchain")
 		if owned {
-			smp.Callchain = appendU64s(ownChain, b, e)
+			if v, ok := castU64s(b, e); ok {
+				smp.Callchain = append(ownChain, v...) // one memmove
+			} else {
+				smp.Callchain = appendU64s(ownChain, b, e)
+			}
 		} else if v, ok := castU64s(b, e); ok {
 			// Zero copy: the chain aliases the record, which is valid
 			// until the next record, like the Sample itself.
