@@ -160,3 +160,79 @@ func sorted(s []string) []string {
 	slices.Sort(out)
 	return out
 }
+
+// dumpSampleRE matches perf script -D's sample line:
+// "CPU TIME OFF [SIZE]: PERF_RECORD_SAMPLE(IP, 0xMISC): PID/TID: 0xIP period: P addr: A".
+var dumpSampleRE = regexp.MustCompile(`^(-?\d+) (\d+) (0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE\(IP, 0x([0-9a-f]+)\): (-?\d+)/(-?\d+): 0x([0-9a-f]+) period: (\d+) addr: (\S+)`)
+
+// TestDumpSamples checks every sample's cpu, time, misc, pid/tid, ip,
+// period and callchain against perf script -D.
+func TestDumpSamples(t *testing.T) {
+	for _, c := range recordings(t) {
+		t.Run(c.Name, func(t *testing.T) {
+			fh, err := os.Open(c.Golden("dump.txt"))
+			if err != nil {
+				t.Skip(err)
+			}
+			defer fh.Close()
+			var want []string
+			sc := bufio.NewScanner(fh)
+			sc.Buffer(make([]byte, 1<<20), 1<<20)
+			inChain := false
+			for sc.Scan() {
+				line := sc.Text()
+				if m := dumpSampleRE.FindStringSubmatch(line); m != nil {
+					want = append(want, fmt.Sprintf("cpu %s time %s misc %s %s/%s ip %s period %s |", m[1], m[2], m[4], m[5], m[6], m[7], m[8]))
+					inChain = false
+					continue
+				}
+				if strings.HasPrefix(line, "... FP chain: nr:") {
+					inChain = len(want) > 0
+					continue
+				}
+				if inChain && strings.HasPrefix(line, ".....") {
+					f := strings.Fields(line)
+					want[len(want)-1] += " " + strings.TrimLeft(f[len(f)-1], "0")
+					continue
+				}
+				inChain = false
+			}
+			if len(want) == 0 {
+				t.Skip("no samples in the dump")
+			}
+			f, err := decode.Open(c.Data())
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer f.Close()
+			rs := f.Records(decode.TimeOrder)
+			var got []string
+			for rs.Next() {
+				s, ok := rs.Record().(*decode.Sample)
+				if !ok {
+					continue
+				}
+				cpu := "-1"
+				if s.Format&decode.SampleCPU != 0 {
+					cpu = strconv.FormatUint(uint64(s.CPU), 10)
+				}
+				line := fmt.Sprintf("cpu %s time %d misc %x %d/%d ip %x period %d |", cpu, s.Time, s.Misc, s.PID, s.TID, s.IP, s.Period)
+				for _, ip := range s.Callchain {
+					line += " " + strings.TrimLeft(fmt.Sprintf("%016x", ip), "0")
+				}
+				got = append(got, line)
+			}
+			if err := rs.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if len(got) != len(want) {
+				t.Errorf("%d samples, perf dumped %d", len(got), len(want))
+			}
+			for i := range min(len(got), len(want)) {
+				if got[i] != want[i] {
+					t.Fatalf("sample %d:\n got %s\nwant %s", i, got[i], want[i])
+				}
+			}
+		})
+	}
+}
