@@ -163,7 +163,7 @@ func sorted(s []string) []string {
 
 // dumpSampleRE matches perf script -D's sample line:
 // "CPU TIME OFF [SIZE]: PERF_RECORD_SAMPLE(IP, 0xMISC): PID/TID: 0xIP period: P addr: A".
-var dumpSampleRE = regexp.MustCompile(`^(-?\d+) (\d+) (0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE\(IP, 0x([0-9a-f]+)\): (-?\d+)/(-?\d+): 0x([0-9a-f]+) period: (\d+) addr: (\S+)`)
+var dumpSampleRE = regexp.MustCompile(`^(?:(-?\d+) )?(\d+) (0x[0-9a-f]+) \[0x[0-9a-f]+\]: PERF_RECORD_SAMPLE\(IP, 0x([0-9a-f]+)\): (-?\d+)/(-?\d+): 0x([0-9a-f]+) period: (\d+) addr: (\S+)`)
 
 // TestDumpSamples checks every sample's cpu, time, misc, pid/tid, ip,
 // period and callchain against perf script -D.
@@ -221,7 +221,7 @@ func TestDumpSamples(t *testing.T) {
 				if !ok {
 					continue
 				}
-				cpu := "-1"
+				cpu := ""
 				if s.Format&decode.SampleCPU != 0 {
 					cpu = strconv.FormatUint(uint64(s.CPU), 10)
 				}

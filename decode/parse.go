@@ -524,6 +524,8 @@ func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int6
 	if st&SamplePeriod != 0 {
 		smp.Period = e.u64(body[i:])
 		i += 8
+	} else {
+		smp.Period = l.attr.SamplePeriod // evsel__parse_sample's default
 	}
 	if st&^(SampleIdentifier|SampleIP|SampleTID|SampleTime|SampleAddr|SampleID|SampleStreamID|SampleCPU|SamplePeriod) == 0 {
 		return smp, nil

@@ -173,7 +173,7 @@ type Sample struct {
 
 	IP     uint64 // if SampleIP
 	Addr   uint64 // if SampleAddr
-	Period uint64 // if SamplePeriod
+	Period uint64 // if SamplePeriod; else the attr's sample_period, as perf sets it
 
 	Read ReadValues // if SampleRead
 
