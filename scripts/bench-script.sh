@@ -41,18 +41,21 @@ ls -l "$DATA" >&2
 echo "building perfstitch" >&2
 go build -o "$DIR/perfstitch" .
 
-# run NAME CMD...: time CMD (stdout to $DIR/NAME.out); prints "NAME wall user+sys maxrss_kB".
+# run NAME CMD...: time CMD (stdout to $DIR/NAME.out, or to /dev/null when
+# NAME ends in _null); prints "NAME wall user+sys maxrss_kB".
 run() {
 	name=$1
 	shift
-	/usr/bin/time -f "%e %U %S %M" -o "$DIR/$name.time" "$@" >"$DIR/$name.out" 2>"$DIR/$name.err" || {
+	out=$DIR/$name.out
+	case $name in *_null) out=/dev/null ;; esac
+	/usr/bin/time -f "%e %U %S %M" -o "$DIR/$name.time" "$@" >"$out" 2>"$DIR/$name.err" || {
 		echo "$name failed:" >&2
 		cat "$DIR/$name.err" >&2
 		return 1
 	}
 	read -r wall user sys rss <"$DIR/$name.time"
 	cpu=$(echo "$user $sys" | awk '{printf "%.2f", $1 + $2}')
-	printf '%-28s wall %7.2f s  cpu %7.2f s  peak RSS %8d kB  output %s bytes\n' "$name" "$wall" "$cpu" "$rss" "$(wc -c <"$DIR/$name.out")"
+	printf '%-28s wall %7.2f s  cpu %7.2f s  peak RSS %8d kB  output %s bytes\n' "$name" "$wall" "$cpu" "$rss" "$(wc -c <"$out")"
 	eval "${name}_wall=$wall ${name}_cpu=$cpu ${name}_rss=$rss"
 }
 
@@ -74,6 +77,10 @@ else
 	echo "text outputs: differ at $(cmp "$DIR/perf_text.out" "$DIR/stitch_text.out" 2>&1 | sed 's/.*differ: //')"
 fi
 ratio "text: perfstitch script vs perf script (target >= 5x)" perf_text stitch_text
+# The same without the cost of storing 1-2 GB of text (both to /dev/null).
+run perf_text_null perf script -i "$DATA"
+run stitch_text_null "$DIR/perfstitch" script "$DATA"
+ratio "text to /dev/null: perfstitch script vs perf script" perf_text_null stitch_text_null
 
 SC=${STACKCOLLAPSE:-$(command -v stackcollapse-perf.pl || true)}
 run stitch_collapsed "$DIR/perfstitch" script --format collapsed "$DATA"
