@@ -187,16 +187,21 @@ func TestDumpSamples(t *testing.T) {
 			var want []string
 			sc := bufio.NewScanner(fh)
 			sc.Buffer(make([]byte, 1<<20), 1<<20)
-			inChain := false
+			inChain, inBranch := false, false
 			for sc.Scan() {
 				line := sc.Text()
 				if m := dumpSampleRE.FindStringSubmatch(line); m != nil {
-					want = append(want, fmt.Sprintf("cpu %s time %s misc %s %s/%s ip %s period %s |", m[1], m[2], m[4], m[5], m[6], m[7], m[8]))
-					inChain = false
+					want = append(want, fmt.Sprintf("cpu %s time %s misc %s %s/%s ip %s period %s addr %s |", m[1], m[2], m[4], m[5], m[6], m[7], m[8], m[9]))
+					inChain, inBranch = false, false
 					continue
 				}
 				if strings.HasPrefix(line, "... FP chain: nr:") {
-					inChain = len(want) > 0
+					inChain, inBranch = len(want) > 0, false
+					continue
+				}
+				if strings.HasPrefix(line, "... branch stack: nr:") {
+					inChain, inBranch = false, len(want) > 0
+					want[len(want)-1] += " branches"
 					continue
 				}
 				if inChain && strings.HasPrefix(line, ".....") {
@@ -204,7 +209,12 @@ func TestDumpSamples(t *testing.T) {
 					want[len(want)-1] += " " + strings.TrimLeft(f[len(f)-1], "0")
 					continue
 				}
-				inChain = false
+				if inBranch && strings.HasPrefix(line, ".....") {
+					_, rest, _ := strings.Cut(line, ": ")
+					want[len(want)-1] += " [" + rest + "]"
+					continue
+				}
+				inChain, inBranch = false, false
 			}
 			if len(want) == 0 {
 				t.Skip("no samples in the dump")
@@ -225,9 +235,22 @@ func TestDumpSamples(t *testing.T) {
 				if s.Format&decode.SampleCPU != 0 {
 					cpu = strconv.FormatUint(uint64(s.CPU), 10)
 				}
-				line := fmt.Sprintf("cpu %s time %d misc %x %d/%d ip %x period %d |", cpu, s.Time, s.Misc, s.PID, s.TID, s.IP, s.Period)
+				line := fmt.Sprintf("cpu %s time %d misc %x %d/%d ip %x period %d addr %s |", cpu, s.Time, s.Misc, s.PID, s.TID, s.IP, s.Period, hexp(s.Addr))
 				for _, ip := range s.Callchain {
 					line += " " + strings.TrimLeft(fmt.Sprintf("%016x", ip), "0")
+				}
+				if s.Format&decode.SampleBranchStack != 0 {
+					line += " branches"
+					for _, b := range s.Branches {
+						ch := func(bit uint, c string) string {
+							if b.Flags>>bit&1 != 0 {
+								return c
+							}
+							return " "
+						}
+						line += fmt.Sprintf(" [%016x -> %016x %d cycles %s%s%s%s %x ]", b.From, b.To, uint16(b.Flags>>4),
+							ch(0, "M"), ch(1, "P"), ch(3, "A"), ch(2, "T"), b.Flags>>33)
+					}
 				}
 				got = append(got, line)
 			}
