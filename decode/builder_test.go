@@ -3,7 +3,6 @@ package decode_test
 import (
 	"bytes"
 	"encoding/binary"
-	"math/bits"
 	"testing"
 
 	"github.com/klauspost/compress/zstd"
@@ -265,6 +264,3 @@ func compress(t testing.TB, bo byteOrder, recs [][]byte, v2 bool, per int) [][]b
 	flush()
 	return out
 }
-
-// popcount is bits.OnesCount64, named for the reader of the tests.
-func popcount(v uint64) int { return bits.OnesCount64(v) }
