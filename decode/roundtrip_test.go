@@ -517,6 +517,9 @@ func TestRoundTrip(t *testing.T) {
 				if d := cmp.Diff([]*decode.EventAttr{a, b}, f.Attrs); d != "" {
 					t.Errorf("attrs (-want +got):\n%s", d)
 				}
+				if f.EventByID(idA1) != f.Attrs[0] || f.EventByID(idB) != f.Attrs[1] || f.EventByID(12345) != nil {
+					t.Errorf("EventByID maps ids wrongly")
+				}
 				if d := cmp.Diff(meta, f.Meta, cmpopts.EquateEmpty()); d != "" {
 					t.Errorf("meta (-want +got):\n%s", d)
 				}
