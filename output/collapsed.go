@@ -39,13 +39,13 @@ type Collapsed struct {
 	opts CollapsedOptions
 	text *Text // perf script's default-field configuration and header
 
-	counts    map[string]uint64
+	counts    map[string]*uint64
 	filter    string
 	defaulted bool
 	warned    bool
 	stack     []byte
 	hdr       []byte
-	names     map[frameKey]string
+	names     map[uint64]*foldedName
 }
 
 // NewCollapsed returns a Collapsed writer on w. Diagnostics that
@@ -60,7 +60,7 @@ func NewCollapsed(w io.Writer, warn io.Writer, attrs func() []*decode.EventAttr,
 		warn:   warn,
 		opts:   opts,
 		text:   NewText(io.Discard, attrs, TextOptions{}),
-		counts: make(map[string]uint64),
+		counts: make(map[string]*uint64),
 		filter: opts.EventFilter,
 	}
 }
@@ -117,10 +117,11 @@ func (c *Collapsed) Add(ev *symbolize.Event) error {
 		st = c.appendFrame(st, &frames[i], ev, java)
 	}
 	c.stack = st
-	if n, ok := c.counts[string(st)]; ok {
-		c.counts[string(st)] = n + period
+	if n := c.counts[string(st)]; n != nil { // no allocation for a known stack
+		*n += period
 	} else {
-		c.counts[string(st)] = period
+		v := period
+		c.counts[string(st)] = &v
 	}
 	return nil
 }
@@ -153,33 +154,36 @@ func (c *Collapsed) pname(cfg *evConfig, ev *symbolize.Event) (string, bool) {
 	return name, true
 }
 
-// frameKey identifies what the folded name of a frame depends on (but for
-// --addrs on unresolved frames, which adds the address).
-type frameKey struct {
+// foldedName caches the folded name of the frames at one address of one
+// process; sym, dso and java are what the name was computed from (a
+// mapping can change, so they are checked on every use).
+type foldedName struct {
 	sym, dso string
 	java     bool
+	name     string
 }
 
 // appendFrame appends ";func" for one frame, as stackcollapse-perf.pl
 // turns the line "ip sym+off (dso)" into a function name. Names are
-// cached: a recording has few distinct frames and many samples.
+// cached per process and address: a recording has few distinct frames and
+// many samples.
 func (c *Collapsed) appendFrame(st []byte, fr *symbolize.Frame, ev *symbolize.Event, java bool) []byte {
 	if fr.Cookie && ev.Sample.State != stitch.CookieMismatch {
 		return st // "(cookie)": skipped like a process name
 	}
 	if c.opts.Addrs && fr.Symbol == "" {
-		return c.foldFrame(st, fr, java)
+		return c.foldFrame(st, fr, java) // the name holds the map address
 	}
-	k := frameKey{fr.Symbol, fr.DSO, java}
-	if f, ok := c.names[k]; ok {
-		return append(st, f...)
+	k := uint64(uint32(ev.Sample.PID))<<48 ^ fr.Addr
+	if f := c.names[k]; f != nil && f.sym == fr.Symbol && f.dso == fr.DSO && f.java == java {
+		return append(st, f.name...)
 	}
 	n := len(st)
 	st = c.foldFrame(st, fr, java)
 	if c.names == nil {
-		c.names = make(map[frameKey]string)
+		c.names = make(map[uint64]*foldedName)
 	}
-	c.names[k] = string(st[n:])
+	c.names[k] = &foldedName{sym: fr.Symbol, dso: fr.DSO, java: java, name: string(st[n:])}
 	return st
 }
 
@@ -290,7 +294,7 @@ func (c *Collapsed) Flush() error {
 	for _, k := range keys {
 		b = append(b[:0], k...)
 		b = append(b, ' ')
-		b = strconv.AppendUint(b, c.counts[k], 10)
+		b = strconv.AppendUint(b, *c.counts[k], 10)
 		b = append(b, '\n')
 		if _, err := c.w.Write(b); err != nil {
 			return err
