@@ -35,6 +35,12 @@ type CommonOptions struct {
 	// CALLCHAIN_DEFERRED records apart (perf 6.19 --no-merge-callchains).
 	NoMergeCallchains bool
 
+	// MaxPending caps how many records the stitcher holds back behind a
+	// deferred sample that waits for its user callchain; beyond it the
+	// oldest waiting sample is released without its user part and counted
+	// (stats: "no record: pending cap"). 0 means unbounded, as in perf.
+	MaxPending int
+
 	Filter Filter
 
 	// ProgressThreshold is the input size above which a progress bar is
@@ -65,6 +71,7 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.StringVar(&o.BuildIDDir, "buildid-dir", "", "build-id cache `dir` (default $HOME/.debug)")
 	fs.BoolVar(&o.NoDemangle, "no-demangle", false, "print symbol names as they are in the symbol table")
 	fs.BoolVar(&o.NoMergeCallchains, "no-merge-callchains", false, "do not join deferred user callchains to their samples; show both as recorded (perf 6.19)")
+	fs.IntVar(&o.MaxPending, "max-pending", 0, "release a deferred sample without its user callchain once this many records wait behind it (0: no limit, as perf)")
 	fs.Var(&o.Filter.PIDs, "pid", "only show samples of these process ids (comma-separated)")
 	fs.Var(&o.Filter.TIDs, "tid", "only show samples of these thread ids (comma-separated)")
 	fs.VarP(&o.Filter.Comms, "comms", "c", "only show samples of threads with these command names (comma-separated)")
@@ -73,9 +80,12 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.StringVar(&o.Filter.Event, "event", "", "only show samples of the named event")
 }
 
-// inputPath returns the input after applying the positional argument:
-// `perfstitch script perf.data` equals `-i perf.data`.
-func (o *CommonOptions) setInput(args []string) error {
+// complete applies the positional argument (`perfstitch script perf.data`
+// equals `-i perf.data`) and checks the shared flags.
+func (o *CommonOptions) complete(args []string) error {
+	if o.MaxPending < 0 {
+		return FlagErrorf("--max-pending must not be negative (0 means no limit)")
+	}
 	if len(args) > 1 {
 		return FlagErrorf("too many arguments: %q (one perf.data file at most)", args)
 	}

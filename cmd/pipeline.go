@@ -146,7 +146,7 @@ func (p *pipeline) setup(size int64) error {
 	}
 	p.sym = sym
 	p.recs = f.Records(decode.TimeOrder)
-	p.st = stitch.New(p.recs, stitch.Options{NoMerge: o.NoMergeCallchains})
+	p.st = stitch.New(p.recs, stitch.Options{NoMerge: o.NoMergeCallchains, MaxPending: o.MaxPending})
 	if !f.Header.Pipe {
 		// Pipe mode stays on one goroutine: its events and feature data
 		// grow while records are read.

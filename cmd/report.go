@@ -64,7 +64,7 @@ json gives the rows and call graphs as data.`,
   perfstitch report -g folded --percent-limit 2`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := opts.Common.setInput(args); err != nil {
+			if err := opts.Common.complete(args); err != nil {
 				return err
 			}
 			keys, err := output.ParseSortKeys(sortKeys)

@@ -46,7 +46,7 @@ back on, byte for byte as perf script (perf 6.1) prints it; or as JSON Lines
   perf record -o - -g -- ./prog | perfstitch script -i - --format json | jq .`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			if err := opts.setInput(args); err != nil {
+			if err := opts.complete(args); err != nil {
 				return err
 			}
 			if err := opts.validate(cmd); err != nil {

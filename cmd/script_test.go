@@ -81,6 +81,8 @@ func TestNewCmdScript(t *testing.T) {
 				Filter: Filter{PIDs: IntList{1, 2}, TIDs: IntList{3}, Comms: StringList{"a", "b"}, CPUs: cpus, Time: tr, Event: "cpu-clock"}}, MaxStack: 127}},
 		{name: "collapsed", args: "--format collapsed --collapse-tid --all --addrs --event-filter task-clock",
 			want: ScriptOptions{Format: output.FormatCollapsed, MaxStack: 127, Collapsed: output.CollapsedOptions{TID: true, All: true, Addrs: true, EventFilter: "task-clock"}}},
+		{name: "max-pending", args: "--max-pending 64", want: ScriptOptions{CommonOptions: CommonOptions{MaxPending: 64}, MaxStack: 127}},
+		{name: "bad max-pending", args: "--max-pending -1", wantErr: "--max-pending"},
 		{name: "json", args: "--format json -G", want: ScriptOptions{Format: output.FormatJSON, HideCallchain: true, MaxStack: 127}},
 		{name: "bad format", args: "--format xml", wantErr: "unknown format"},
 		{name: "bad field", args: "-F comm,bogus", wantErr: "invalid field"},

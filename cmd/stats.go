@@ -35,7 +35,7 @@ most weight ranked first (so you know which binary to supply with --symfs).
   perfstitch stats --format json perf.data`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(c *cobra.Command, args []string) error {
-			if err := opts.Common.setInput(args); err != nil {
+			if err := opts.Common.complete(args); err != nil {
 				return err
 			}
 			if runF != nil {

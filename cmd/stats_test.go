@@ -197,6 +197,19 @@ func TestStatsDeferredSimulated(t *testing.T) {
 	if s.PerRecordMin < 1 || s.PerRecordMax < s.PerRecordMin || s.PerRecordMean < float64(s.PerRecordMin) {
 		t.Errorf("samples per record min/mean/max %d/%.2f/%d", s.PerRecordMin, s.PerRecordMean, s.PerRecordMax)
 	}
+
+	// --max-pending reaches the stitcher: with room for one held item,
+	// waiting samples are released by the cap instead of waiting for their
+	// record, and every sample is still delivered.
+	capped := statsJSON(t, "-i", path, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, "--max-pending", "1").Stitch
+	if capped.NoRecordCap == 0 || capped.NoRecordCap > capped.NoRecord {
+		t.Errorf("--max-pending 1: %d released by the cap of %d without record", capped.NoRecordCap, capped.NoRecord)
+	}
+	if capped.Samples != uint64(len(truth.Samples)) || capped.Deferred != deferred ||
+		capped.Stitched+capped.CookieMismatch+capped.NoRecord != deferred || capped.Stitched >= stitched {
+		t.Errorf("--max-pending 1: %d samples, %d deferred = %d stitched + %d mismatch + %d no record; want %d samples, %d deferred, fewer than %d stitched",
+			capped.Samples, capped.Deferred, capped.Stitched, capped.CookieMismatch, capped.NoRecord, len(truth.Samples), deferred, stitched)
+	}
 }
 
 // TestStatsMissingBinary removes the shared library that takes most
