@@ -4,7 +4,7 @@
 # peak RSS of each. Not part of CI: it records ~200 MB once (needs perf and
 # permission to record; the file is kept for later runs) and takes minutes.
 #
-# Usage: scripts/bench-script.sh            (from the repository root)
+# Usage: scripts/bench-script.sh            (from any directory)
 # Environment:
 #   BENCH_DIR      where the recording and outputs live (default /tmp/perfstitch-bench)
 #   BENCH_SECONDS  recording length in seconds (default 50)
@@ -39,7 +39,7 @@ fi
 ls -l "$DATA" >&2
 
 echo "building perfstitch" >&2
-go build -o "$DIR/perfstitch" .
+(cd "$(dirname "$0")/.." && go build -o "$DIR/perfstitch" .)
 
 # run NAME CMD...: time CMD (stdout to $DIR/NAME.out, or to /dev/null when
 # NAME ends in _null); prints "NAME wall user+sys maxrss_kB".
