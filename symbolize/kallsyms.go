@@ -3,6 +3,7 @@ package symbolize
 import (
 	"debug/elf"
 	"fmt"
+	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -23,8 +24,12 @@ type kernelSyms struct {
 // from [symtab.fixup]; W is weak, upper case global, lower case local.
 // Module symbols ("name\t[module]") are split into their own tables.
 func parseKallsyms(data []byte, name string) (*kernelSyms, error) {
-	// One string for the whole file: symbol names are substrings of it.
-	text := string(data)
+	return parseKallsymsText(string(data), name)
+}
+
+// parseKallsymsText is parseKallsyms on the file's text; symbol names are
+// substrings of it.
+func parseKallsymsText(text, name string) (*kernelSyms, error) {
 	ks := &kernelSyms{modules: map[string]*symtab{}}
 	all := symtab{syms: make([]symbol, 0, strings.Count(text, "\n")+1)}
 	for line := 1; text != ""; line++ {
@@ -87,11 +92,44 @@ func parseKallsyms(data []byte, name string) (*kernelSyms, error) {
 
 // loadKallsyms opens and parses a kallsyms file.
 func loadKallsyms(path string) (*kernelSyms, error) {
-	b, err := os.ReadFile(path)
+	text, err := readString(path)
 	if err != nil {
 		return nil, err
 	}
-	return parseKallsyms(b, path)
+	return parseKallsymsText(text, path)
+}
+
+// kallsymsGuess is the buffer reserved for files that report no size,
+// such as /proc/kallsyms (about 5 MB on a distribution kernel).
+const kallsymsGuess = 8 << 20
+
+// readString reads the whole file at path into one string. Unlike
+// os.ReadFile on a /proc file that reports size zero, it neither grows
+// (and copies) its buffer from 512 bytes nor zeroes it, and the string
+// needs no second copy.
+func readString(path string) (string, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	var sb strings.Builder
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<31 {
+		sb.Grow(int(fi.Size()))
+	} else {
+		sb.Grow(kallsymsGuess)
+	}
+	buf := make([]byte, 256<<10)
+	for {
+		n, err := f.Read(buf)
+		sb.Write(buf[:n])
+		if err == io.EOF {
+			return sb.String(), nil
+		}
+		if err != nil {
+			return "", err
+		}
+	}
 }
 
 // relocate shifts the kernel symbols so that _text lands on ref, the
