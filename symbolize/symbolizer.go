@@ -79,6 +79,8 @@ type Symbolizer struct {
 
 	unknown dso // pseudo-DSO for addresses outside every map
 	seq     uint64
+
+	unw unwindState // --call-graph dwarf: CFI by DSO (unwind.go)
 }
 
 // thread is one task: its process and current comm.
@@ -559,6 +561,7 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 		ev.Frames = append(ev.Frames, Frame{})
 		s.resolveAddr(&ev.Frames[len(ev.Frames)-1], ip, mode, ds.PID, period)
 	}
+	s.unwindUser(ds, ev, maxStack)
 }
 
 // resolveAddr fills f for address addr seen in cpumode mode by a thread of

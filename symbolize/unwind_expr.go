@@ -1,0 +1,211 @@
+package symbolize
+
+// maxExprSteps bounds the operations one DWARF expression may execute
+// (branches can loop).
+const maxExprSteps = 1024
+
+// maxExprStack bounds the expression stack.
+const maxExprStack = 64
+
+// evalExpr evaluates a DWARF location expression of a CFI rule with the
+// registers of frame f and memory read through f.read; initial values are
+// pushed first (the CFA for DW_CFA_expression rules). ok is false when
+// the expression is malformed or uses an unsupported operation.
+func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool) {
+	stack := make([]uint64, 0, 8)
+	stack = append(stack, initial...)
+	r := &cfiReader{b: expr}
+	pop := func() uint64 {
+		if len(stack) == 0 {
+			r.fail()
+			return 0
+		}
+		v := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		return v
+	}
+	push := func(v uint64) {
+		if len(stack) >= maxExprStack {
+			r.fail()
+			return
+		}
+		stack = append(stack, v)
+	}
+	for steps := 0; r.off < len(r.b) && r.err == nil; steps++ {
+		if steps >= maxExprSteps {
+			return 0, false
+		}
+		op := r.u8()
+		switch {
+		case op >= 0x30 && op <= 0x4f: // lit0..lit31
+			push(uint64(op - 0x30))
+			continue
+		case op >= 0x50 && op <= 0x6f: // reg0..reg31
+			push(f.reg(uint64(op - 0x50)))
+			continue
+		case op >= 0x70 && op <= 0x8f: // breg0..breg31
+			push(f.reg(uint64(op-0x70)) + uint64(r.sleb()))
+			continue
+		}
+		switch op {
+		case 0x03: // addr
+			push(r.u64())
+		case 0x06: // deref
+			push(f.read(pop()))
+		case 0x08: // const1u
+			push(uint64(r.u8()))
+		case 0x09: // const1s
+			push(uint64(int64(int8(r.u8()))))
+		case 0x0a: // const2u
+			push(uint64(r.u16()))
+		case 0x0b: // const2s
+			push(uint64(int64(int16(r.u16()))))
+		case 0x0c: // const4u
+			push(uint64(r.u32()))
+		case 0x0d: // const4s
+			push(uint64(int64(int32(r.u32()))))
+		case 0x0e, 0x0f: // const8u, const8s
+			push(r.u64())
+		case 0x10: // constu
+			push(r.uleb())
+		case 0x11: // consts
+			push(uint64(r.sleb()))
+		case 0x12: // dup
+			v := pop()
+			push(v)
+			push(v)
+		case 0x13: // drop
+			pop()
+		case 0x14: // over
+			if len(stack) < 2 {
+				return 0, false
+			}
+			push(stack[len(stack)-2])
+		case 0x15: // pick
+			i := int(r.u8())
+			if i >= len(stack) {
+				return 0, false
+			}
+			push(stack[len(stack)-1-i])
+		case 0x16: // swap
+			a, b := pop(), pop()
+			push(a)
+			push(b)
+		case 0x17: // rot
+			a, b, c := pop(), pop(), pop()
+			push(a)
+			push(c)
+			push(b)
+		case 0x19: // abs
+			v := int64(pop())
+			if v < 0 {
+				v = -v
+			}
+			push(uint64(v))
+		case 0x1a: // and
+			push(pop() & pop())
+		case 0x1b: // div
+			b, a := int64(pop()), int64(pop())
+			if b == 0 || (b == -1 && a == -1<<63) {
+				return 0, false
+			}
+			push(uint64(a / b))
+		case 0x1c: // minus
+			b, a := pop(), pop()
+			push(a - b)
+		case 0x1d: // mod
+			b, a := pop(), pop()
+			if b == 0 {
+				return 0, false
+			}
+			push(a % b)
+		case 0x1e: // mul
+			push(pop() * pop())
+		case 0x1f: // neg
+			push(-pop())
+		case 0x20: // not
+			push(^pop())
+		case 0x21: // or
+			push(pop() | pop())
+		case 0x22: // plus
+			push(pop() + pop())
+		case 0x23: // plus_uconst
+			push(pop() + r.uleb())
+		case 0x24: // shl
+			b, a := pop(), pop()
+			if b >= 64 {
+				push(0)
+			} else {
+				push(a << b)
+			}
+		case 0x25: // shr
+			b, a := pop(), pop()
+			if b >= 64 {
+				push(0)
+			} else {
+				push(a >> b)
+			}
+		case 0x26: // shra
+			b, a := pop(), int64(pop())
+			push(uint64(a >> min(b, 63)))
+		case 0x27: // xor
+			push(pop() ^ pop())
+		case 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e: // eq ge gt le lt ne
+			b, a := int64(pop()), int64(pop())
+			var t bool
+			switch op {
+			case 0x29:
+				t = a == b
+			case 0x2a:
+				t = a >= b
+			case 0x2b:
+				t = a > b
+			case 0x2c:
+				t = a <= b
+			case 0x2d:
+				t = a < b
+			default:
+				t = a != b
+			}
+			if t {
+				push(1)
+			} else {
+				push(0)
+			}
+		case 0x2f: // skip
+			d := int(int16(r.u16()))
+			if !r.jump(d) {
+				return 0, false
+			}
+		case 0x28: // bra
+			d := int(int16(r.u16()))
+			if pop() != 0 && !r.jump(d) {
+				return 0, false
+			}
+		case 0x90: // regx
+			push(f.reg(r.uleb()))
+		case 0x92: // bregx
+			reg := r.uleb()
+			push(f.reg(reg) + uint64(r.sleb()))
+		case 0x96: // nop
+		default:
+			return 0, false
+		}
+	}
+	if r.err != nil || len(stack) == 0 {
+		return 0, false
+	}
+	return stack[len(stack)-1], true
+}
+
+// jump moves the read position by d bytes; it reports whether the target
+// lies within the expression.
+func (r *cfiReader) jump(d int) bool {
+	n := r.off + d
+	if r.err != nil || n < 0 || n > len(r.b) {
+		r.fail()
+		return false
+	}
+	r.off = n
+	return true
+}
