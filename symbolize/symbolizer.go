@@ -81,6 +81,8 @@ type Symbolizer struct {
 	seq     uint64
 
 	unw unwindState // --call-graph dwarf: CFI by DSO (unwind.go)
+
+	fc *frameCache // resolved frames; invalidated by any map change
 }
 
 // thread is one task: its process and current comm.
@@ -103,6 +105,7 @@ func New(opts Options) (*Symbolizer, error) {
 		spaces:    map[int32]*addrSpace{},
 		snapshots: map[int32]*addrSpace{},
 		unknown:   dso{name: "[unknown]", short: "[unknown]", loaded: true, reason: NoMap},
+		fc:        newFrameCache(),
 	}
 	if opts.Meta != nil {
 		for _, b := range opts.Meta.BuildIDs {
@@ -240,6 +243,10 @@ func (s *Symbolizer) Comm(pid, tid int32) string {
 // FORK of a new process copies the parent's mappings, a new thread shares
 // them; EXIT keeps the thread for samples still to come.
 func (s *Symbolizer) Observe(r decode.Record) {
+	switch r.(type) {
+	case *decode.Mmap, *decode.Fork, *decode.Ksymbol, *decode.HeaderBuildID:
+		s.fc.invalidate()
+	}
 	switch r := r.(type) {
 	case *decode.Mmap:
 		s.observeMmap(r)
@@ -421,6 +428,7 @@ func (s *Symbolizer) loadKernel() {
 		return
 	}
 	s.kloaded = true
+	s.fc.invalidate()
 	kd := s.kernelDSO()
 	if s.opts.Kallsyms == "" {
 		kd.loaded, kd.reason = true, NoKallsyms
@@ -471,6 +479,7 @@ func (s *Symbolizer) snapshot(pid int32) *addrSpace {
 		return as
 	}
 	s.snapshots[pid] = nil
+	s.fc.invalidate()
 	p := mapsSnapshotPath(s.opts.MapsDir, pid)
 	if p == "" {
 		return nil
@@ -564,11 +573,12 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 	s.unwindUser(ds, ev, maxStack)
 }
 
-// resolveAddr fills f for address addr seen in cpumode mode by a thread of
-// process pid. There is no retry in the other address space: perf's
-// thread__find_map_fb retries only on single-address-space machines
-// (sparc), never on x86 or arm.
-func (s *Symbolizer) resolveAddr(f *Frame, addr uint64, mode decode.CPUMode, pid int32, period uint64) {
+// resolveAddrSlow fills f for address addr seen in cpumode mode by a
+// thread of process pid, and returns the DSO it counted the frame against
+// and whether it resolved. There is no retry in the other address space:
+// perf's thread__find_map_fb retries only on single-address-space
+// machines (sparc), never on x86 or arm.
+func (s *Symbolizer) resolveAddrSlow(f *Frame, addr uint64, mode decode.CPUMode, pid int32, period uint64) (*dso, bool) {
 	*f = Frame{Addr: addr, MapAddr: addr}
 	var m *mapping
 	kernel := mode == decode.CPUModeKernel
@@ -581,7 +591,7 @@ func (s *Symbolizer) resolveAddr(f *Frame, addr uint64, mode decode.CPUMode, pid
 	if m == nil {
 		f.DSO, f.DSOShort, f.Reason = "[unknown]", "[unknown]", NoMap
 		s.count(&s.unknown, false, period)
-		return
+		return &s.unknown, false
 	}
 	d := m.dso
 	f.Kernel = kernel
@@ -591,16 +601,17 @@ func (s *Symbolizer) resolveAddr(f *Frame, addr uint64, mode decode.CPUMode, pid
 	if d.reason != Resolved {
 		f.Reason = d.reason
 		s.count(d, false, period)
-		return
+		return d, false
 	}
 	sym := d.lookup(f.MapAddr)
 	if sym == nil {
 		f.Reason = NoSymbols
 		s.count(d, false, period)
-		return
+		return d, false
 	}
 	f.Symbol, f.Offset = sym.name, f.MapAddr-sym.start
 	s.count(d, true, period)
+	return d, true
 }
 
 func (s *Symbolizer) count(d *dso, ok bool, period uint64) {
@@ -623,6 +634,7 @@ func (s *Symbolizer) kernelMap(addr uint64) *mapping {
 	if !s.kmapSeen && s.ksyms == nil && s.isKernelAddr(addr) {
 		// No kernel MMAP and no kallsyms: perf still has a kernel map.
 		s.kmapSeen = true
+		s.fc.invalidate()
 		s.kspace.insert(mapping{start: 0xffff800000000000, end: ^uint64(0), dso: s.kernelDSO(), identity: true})
 		return s.kspace.find(addr)
 	}
