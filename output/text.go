@@ -216,6 +216,11 @@ func appendSymDSO(b []byte, fields Field, fr *symbolize.Frame, cookie bool) []by
 			b = append(b, "[unknown]"...)
 		}
 	}
+	if fr.Inlined {
+		// perf prints " (inlined)" in place of the DSO of an inlined
+		// function's frame, whatever the fields.
+		return append(b, " (inlined)"...)
+	}
 	if fields&FieldDSO != 0 {
 		b = append(b, ' ', '(')
 		if fr.DSO != "" {

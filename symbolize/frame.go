@@ -68,6 +68,11 @@ type Frame struct {
 	// Cookie marks the pseudo-frame perf prints for a deferred sample's
 	// cookie ("b00000006 (cookie) ([unknown])").
 	Cookie bool
+	// Inlined marks a function inlined at this address of a
+	// DWARF-unwound frame (perf prints "sym+0xOFF (inlined)" in place of
+	// the DSO); Symbol is its name and Offset the offset from the
+	// enclosing symbol's start.
+	Inlined bool
 }
 
 // Event is a stitched sample with its frames resolved. It is the only

@@ -33,8 +33,11 @@ const maxUnwindBytes = 1 << 20
 // unwindState is the Symbolizer's unwinding state: CFI tables by DSO and
 // scratch space reused across samples.
 type unwindState struct {
-	cfi map[*dso]*cfiTable // nil value: the DSO has no usable CFI
-	ips []uint64
+	cfi map[*dso]*cfiTable   // nil value: the DSO has no usable CFI
+	inl map[*dso]*inlineInfo // nil value: no DWARF for inline frames
+	// noInline leaves the inline frames out (perf --no-inline).
+	noInline bool
+	ips      []uint64
 }
 
 // unwindFrame is the register state of one frame during an unwind.
@@ -138,8 +141,16 @@ func (s *Symbolizer) unwindUser(ds *decode.Sample, ev *Event, maxStack int) {
 		if ip == 0 {
 			continue
 		}
-		ev.Frames = append(ev.Frames, Frame{})
-		s.resolveAddr(&ev.Frames[len(ev.Frames)-1], ip, decode.CPUModeUser, ds.PID, ds.Period)
+		var fr Frame
+		s.resolveAddr(&fr, ip, decode.CPUModeUser, ds.PID, ds.Period)
+		var d *dso
+		if m := s.userMap(ds.PID, ip); m != nil {
+			d = m.dso
+		}
+		var ok bool
+		if ev.Frames, ok = s.appendInlines(ev.Frames, &fr, d); !ok {
+			ev.Frames = append(ev.Frames, fr)
+		}
 	}
 }
 

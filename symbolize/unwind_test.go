@@ -2,9 +2,12 @@ package symbolize
 
 import (
 	"encoding/binary"
+	"fmt"
 	"testing"
 
+	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
+	"github.com/perfstitch/perfstitch/stitch"
 )
 
 // ehSection builds an .eh_frame section at address addr with one CIE (zR,
@@ -183,24 +186,85 @@ func TestStackRead(t *testing.T) {
 }
 
 // TestUnwindCorpus unwinds every sample of the dwarf corpus case and
-// checks each frame against perf 6.1's perf script --no-inline output.
+// checks each frame against perf 6.1's perf script output, with inline
+// frames (script.txt) and without (--no-inline, script-noinline.txt).
 func TestUnwindCorpus(t *testing.T) {
 	for _, c := range testfixture.Corpus(t) {
 		if c.Name != "dwarf" {
 			continue
 		}
-		res := resolveGolden(t, goldenSpec{
-			Name: c.Name, Data: c.Data, Symfs: c.Symfs, Kallsyms: c.Kallsyms,
-			Script: c.Golden("script-noinline.txt"), ScriptG: c.Golden("script-nocallchain.txt"),
-		}, nil)
-		t.Logf("%d samples, %d/%d frames identical", res.samples, res.match, res.frames)
-		if res.firstDiff != "" {
-			t.Errorf("first difference: %s", res.firstDiff)
-		}
-		if res.frames == 0 {
-			t.Error("no frames compared")
+		for _, tt := range []struct {
+			golden   string
+			noInline bool
+		}{{"script.txt", false}, {"script-noinline.txt", true}} {
+			t.Run(tt.golden, func(t *testing.T) {
+				samples, frames, match, diff := unwindGolden(t, c, c.Golden(tt.golden), tt.noInline)
+				t.Logf("%d samples, %d/%d frames identical", samples, match, frames)
+				if diff != "" {
+					t.Errorf("first difference: %s", diff)
+				}
+				if frames == 0 {
+					t.Error("no frames compared")
+				}
+			})
 		}
 	}
+}
+
+// unwindGolden resolves every sample of c and compares the frames with
+// the callchain lines of the perf script golden.
+func unwindGolden(t *testing.T, c testfixture.CorpusCase, golden string, noInline bool) (samples, frames, match int, diff string) {
+	f, err := decode.Open(c.Data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta})
+	if err != nil {
+		t.Fatal(err)
+	}
+	sym.SetNoInline(noInline)
+	want := goldenFrames(t, golden)
+	var ev Event
+	rs := f.Records(decode.TimeOrder)
+	for rs.Next() {
+		s, ok := rs.Record().(*decode.Sample)
+		if !ok {
+			sym.Observe(rs.Record())
+			continue
+		}
+		sym.Resolve(&stitch.Sample{Sample: s}, &ev)
+		samples++
+		if samples > len(want) {
+			continue
+		}
+		w := want[samples-1]
+		frames += len(w)
+		for i, line := range w {
+			have := "<none>"
+			if i < len(ev.Frames) {
+				have = frameLine(&ev.Frames[i])
+				if ev.Frames[i].Inlined {
+					have = fmt.Sprintf("%16x %s+0x%x (inlined)", ev.Frames[i].MapAddr, ev.Frames[i].Symbol, ev.Frames[i].Offset)
+				}
+			}
+			if have == line {
+				match++
+			} else if diff == "" {
+				diff = fmt.Sprintf("sample %d frame %d:\n\thave %s\n\twant %s", samples, i, have, line)
+			}
+		}
+		if len(ev.Frames) > len(w) && diff == "" {
+			diff = fmt.Sprintf("sample %d: %d frames, want %d", samples, len(ev.Frames), len(w))
+		}
+	}
+	if err := rs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if samples != len(want) && diff == "" {
+		diff = fmt.Sprintf("%d samples, golden has %d", samples, len(want))
+	}
+	return samples, frames, match, diff
 }
 
 func FuzzCFI(f *testing.F) {

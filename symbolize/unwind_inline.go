@@ -1,0 +1,297 @@
+package symbolize
+
+import (
+	"debug/dwarf"
+	"debug/elf"
+	"strings"
+
+	"github.com/perfstitch/perfstitch/internal/elfsafe"
+)
+
+// Inlined frames of DWARF-unwound callchains. perf 6.1 runs
+// `addr2line -i -f` (binutils) on the DSO's symbol file for every unwound
+// user frame that has a symbol and replaces the frame by one entry per
+// function addr2line names, innermost first; a name equal to the frame's
+// symbol keeps the normal frame, any other prints as "name+0xOFF
+// (inlined)" with the frame's offset.
+
+// maxInlineNest is perf's MAX_INLINE_NEST.
+const maxInlineNest = 1024
+
+// maxOriginHops bounds abstract_origin/specification chains.
+const maxOriginHops = 8
+
+// inlineInfo is the DWARF of one DSO's symbol file, for inline lookups.
+type inlineInfo struct {
+	d     *dwarf.Data
+	syms  []elfFunc // the file's .symtab, in file order
+	cache map[uint64][]string
+}
+
+// elfFunc is a symbol of the file's .symtab as binutils' elf_find_function
+// sees it.
+type elfFunc struct {
+	name       string
+	value      uint64
+	size       uint64
+	shndx      elf.SectionIndex
+	isFunction bool
+}
+
+// SetNoInline leaves out (true) or adds (false, the default, as perf) the
+// inlined-function frames of DWARF-unwound callchains (perf --no-inline).
+// Call it before the first [Symbolizer.Resolve].
+func (s *Symbolizer) SetNoInline(v bool) { s.unw.noInline = v }
+
+// inlineFor returns the inline information of d (nil: none).
+func (s *Symbolizer) inlineFor(d *dso) *inlineInfo {
+	if in, ok := s.unw.inl[d]; ok {
+		return in
+	}
+	if s.unw.inl == nil {
+		s.unw.inl = map[*dso]*inlineInfo{}
+	}
+	var in *inlineInfo
+	if d.path != "" && d.reason == Resolved {
+		in = loadInline(d.path)
+	}
+	s.unw.inl[d] = in
+	return in
+}
+
+func loadInline(p string) *inlineInfo {
+	f, err := elfsafe.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	if sec := f.Section(".debug_info"); sec == nil || sec.Type == elf.SHT_NOBITS {
+		return nil
+	}
+	d, err := dwarfData(f)
+	if err != nil || d == nil {
+		return nil
+	}
+	in := &inlineInfo{d: d, cache: map[uint64][]string{}}
+	if syms, err := f.Symbols(); err == nil {
+		for _, sy := range syms {
+			typ := elf.ST_TYPE(sy.Info)
+			if typ != elf.STT_FUNC && typ != elf.STT_NOTYPE && typ != elf.STT_GNU_IFUNC {
+				continue
+			}
+			if sy.Section == elf.SHN_UNDEF || sy.Section >= elf.SHN_LORESERVE || sy.Name == "" {
+				continue
+			}
+			in.syms = append(in.syms, elfFunc{name: sy.Name, value: sy.Value, size: sy.Size,
+				shndx: sy.Section, isFunction: typ != elf.STT_NOTYPE})
+		}
+	}
+	return in
+}
+
+// dwarfData reads f's DWARF without letting a malformed file panic.
+func dwarfData(f *elfsafe.File) (d *dwarf.Data, err error) {
+	defer func() {
+		if recover() != nil {
+			d, err = nil, errCFI
+		}
+	}()
+	return f.DWARF()
+}
+
+// names returns the function names addr2line -i -f prints for pc,
+// innermost first, or nil when pc lies in no compilation unit.
+func (in *inlineInfo) names(pc uint64) (out []string) {
+	if v, ok := in.cache[pc]; ok {
+		return v
+	}
+	defer func() {
+		if recover() != nil {
+			out = nil
+		}
+		in.cache[pc] = out
+	}()
+	r := in.d.Reader()
+	cu, err := r.SeekPC(pc)
+	if err != nil || cu == nil || !cu.Children {
+		return nil
+	}
+	// The functions containing pc, each with the length of its range
+	// that holds pc, its DIE depth and its enclosing containing function.
+	type fn struct {
+		e             *dwarf.Entry
+		size          uint64
+		depth, parent int
+	}
+	var fns []fn
+	var open []int // containing functions whose children are being read
+	depth := 0
+	for steps := 0; steps < 1<<22; steps++ {
+		e, err := r.Next()
+		if err != nil || e == nil {
+			break
+		}
+		if e.Tag == 0 {
+			depth--
+			if depth < 0 {
+				break
+			}
+			continue
+		}
+		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
+			rs, _ := in.d.Ranges(e)
+			size, hit := uint64(0), false
+			for _, rg := range rs {
+				if pc >= rg[0] && pc < rg[1] && !hit {
+					size, hit = rg[1]-rg[0], true
+				}
+			}
+			if !hit {
+				if e.Children {
+					r.SkipChildren()
+				}
+				continue
+			}
+			for len(open) > 0 && fns[open[len(open)-1]].depth >= depth {
+				open = open[:len(open)-1]
+			}
+			parent := -1
+			if len(open) > 0 {
+				parent = open[len(open)-1]
+			}
+			if len(fns) < maxInlineNest {
+				fns = append(fns, fn{e: e, size: size, depth: depth, parent: parent})
+				if e.Children {
+					open = append(open, len(fns)-1)
+				}
+			}
+		}
+		if e.Children {
+			depth++
+		}
+	}
+	if len(fns) == 0 {
+		if name := in.elfFunction(pc); name != "" {
+			return []string{name}
+		}
+		return nil
+	}
+	// binutils' lookup_address_in_function_table: the innermost function
+	// is the one with the smallest range, the later DIE on a tie; the
+	// callers are its enclosing functions.
+	best := 0
+	for i := range fns {
+		if fns[i].size <= fns[best].size {
+			best = i
+		}
+	}
+	for i, n := best, 0; i >= 0 && n < maxInlineNest; i, n = fns[i].parent, n+1 {
+		name, _ := in.name(fns[i].e)
+		if name == "" {
+			name = "??"
+		}
+		out = append(out, name)
+	}
+	return out
+}
+
+// name returns the DIE's linkage name (linkage true) or name, following
+// abstract_origin and specification references.
+func (in *inlineInfo) name(e *dwarf.Entry) (string, bool) {
+	for hop := 0; e != nil && hop < maxOriginHops; hop++ {
+		if n, ok := e.Val(dwarf.AttrLinkageName).(string); ok && n != "" {
+			return n, true
+		}
+		if n, ok := e.Val(0x2007).(string); ok && n != "" { // DW_AT_MIPS_linkage_name
+			return n, true
+		}
+		if n, ok := e.Val(dwarf.AttrName).(string); ok && n != "" {
+			return n, false
+		}
+		off, ok := e.Val(dwarf.AttrAbstractOrigin).(dwarf.Offset)
+		if !ok {
+			off, ok = e.Val(dwarf.AttrSpecification).(dwarf.Offset)
+		}
+		if !ok {
+			return "", false
+		}
+		r := in.d.Reader()
+		r.Seek(off)
+		next, err := r.Next()
+		if err != nil {
+			return "", false
+		}
+		e = next
+	}
+	return "", false
+}
+
+// elfFunction is binutils' elf_find_function: the symbol of the file's
+// .symtab that best covers pc.
+func (in *inlineInfo) elfFunction(pc uint64) string {
+	_, n := in.elfFunctionAt(pc)
+	return n
+}
+
+func (in *inlineInfo) elfFunctionAt(pc uint64) (uint64, string) {
+	var best *elfFunc
+	for i := range in.syms {
+		sy := &in.syms[i]
+		if sy.value > pc {
+			continue
+		}
+		if best != nil && !betterFit(best, sy, pc) {
+			continue
+		}
+		best = sy
+	}
+	if best == nil {
+		return 0, ""
+	}
+	return best.value, best.name
+}
+
+// betterFit is binutils' better_fit (bfd/elf.c, 2.40).
+func betterFit(cur, sy *elfFunc, pc uint64) bool {
+	if sy.value < cur.value {
+		return false
+	}
+	if sy.value > cur.value {
+		return true
+	}
+	if cur.value+cur.size <= pc {
+		return sy.size > cur.size
+	}
+	if cur.isFunction != sy.isFunction {
+		return sy.isFunction
+	}
+	return sy.size < cur.size
+}
+
+// appendInlines appends the frames perf's append_inlines makes of f (a
+// resolved user frame of an unwound callchain) to frames; ok is false when
+// there are none and f is to be appended as it is.
+func (s *Symbolizer) appendInlines(frames []Frame, f *Frame, d *dso) ([]Frame, bool) {
+	if s.unw.noInline || f.Reason != Resolved || f.Symbol == "" || d == nil {
+		return frames, false
+	}
+	in := s.inlineFor(d)
+	if in == nil {
+		return frames, false
+	}
+	names := in.names(f.MapAddr)
+	if len(names) == 0 {
+		return frames, false
+	}
+	for _, n := range names {
+		if strings.HasPrefix(n, "_Z") || strings.HasPrefix(n, "_R") {
+			n = s.dem.demangle(n)
+		}
+		g := *f
+		if n != f.Symbol {
+			g.Symbol, g.Inlined = n, true
+		}
+		frames = append(frames, g)
+	}
+	return frames, true
+}
