@@ -30,6 +30,9 @@ type CommonOptions struct {
 	Maps       string // --maps: folder of PID.maps files (/proc/PID/maps snapshots)
 	BuildIDDir string // --buildid-dir: build-id cache; default $HOME/.debug
 	NoDemangle bool   // --no-demangle
+	// NoInline leaves out the inlined-function frames of DWARF-unwound
+	// (--call-graph dwarf) callchains (perf --no-inline).
+	NoInline bool
 
 	// NoMergeCallchains keeps deferred samples and their
 	// CALLCHAIN_DEFERRED records apart (perf 6.19 --no-merge-callchains).
@@ -70,6 +73,7 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.StringVar(&o.Maps, "maps", "", "`dir` of PID.maps files (copies of /proc/PID/maps) for processes without MMAP records")
 	fs.StringVar(&o.BuildIDDir, "buildid-dir", "", "build-id cache `dir` (default $HOME/.debug)")
 	fs.BoolVar(&o.NoDemangle, "no-demangle", false, "print symbol names as they are in the symbol table")
+	fs.BoolVar(&o.NoInline, "no-inline", false, "do not add inlined-function frames to DWARF-unwound (--call-graph dwarf) callchains")
 	fs.BoolVar(&o.NoMergeCallchains, "no-merge-callchains", false, "do not join deferred user callchains to their samples; show both as recorded (perf 6.19)")
 	fs.IntVar(&o.MaxPending, "max-pending", 0, "release a deferred sample without its user callchain once this many records wait behind it (0: no limit, as perf)")
 	fs.Var(&o.Filter.PIDs, "pid", "only show samples of these process ids (comma-separated)")

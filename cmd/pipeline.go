@@ -144,6 +144,7 @@ func (p *pipeline) setup(size int64) error {
 	if err != nil {
 		return err
 	}
+	sym.SetNoInline(o.NoInline)
 	p.sym = sym
 	p.recs = f.Records(decode.TimeOrder)
 	p.st = stitch.New(p.recs, stitch.Options{NoMerge: o.NoMergeCallchains, MaxPending: o.MaxPending})

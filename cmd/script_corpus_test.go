@@ -12,9 +12,7 @@ import (
 )
 
 // corpusSkip lists corpus cases perfstitch does not reproduce, and why.
-var corpusSkip = map[string]string{
-	"dwarf": "needs DWARF unwinding of the copied user stacks (--call-graph dwarf) and addr2line inline frames, out of scope",
-}
+var corpusSkip = map[string]string{}
 
 // TestScriptCorpus compares perfstitch script with perf 6.1's goldens for
 // every case of ../shared/corpus: script.txt through the whole command,
@@ -32,6 +30,14 @@ func TestScriptCorpus(t *testing.T) {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			check(t, c.Golden("script.txt"), out.Bytes())
+			if noInline := c.Golden("script-noinline.txt"); fileExists(noInline) {
+				f, out, errOut := testFactory()
+				code := Run(context.Background(), f, []string{"script", "--no-inline", "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data})
+				if code != ExitOK {
+					t.Fatalf("--no-inline: exit %d: %s", code, errOut)
+				}
+				check(t, noInline, out.Bytes())
+			}
 
 			fields := "comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,period"
 			if c.Name == "c-pie-so" {
@@ -84,6 +90,13 @@ func TestScriptCorpus(t *testing.T) {
 			checkStderr(t, c.Golden("collapsed-all.txt.stderr"), eAll.Bytes())
 		})
 	}
+}
+
+// fileExists reports whether a golden file is there (script-noinline.txt
+// exists only in the dwarf case).
+func fileExists(p string) bool {
+	_, err := os.Stat(p)
+	return err == nil
 }
 
 // check reports the first line where got differs from the golden file.

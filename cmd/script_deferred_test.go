@@ -68,6 +68,11 @@ func TestScriptDeferredCorpus(t *testing.T) {
 		if _, skip := corpusSkip[c.Name]; skip {
 			continue
 		}
+		if c.Name == "dwarf" {
+			// --call-graph dwarf records no user callchain, so there is
+			// nothing to defer: the user frames come from the stack copy.
+			continue
+		}
 		for _, abi := range []decode.DeferredABI{decode.DeferredCookie, decode.DeferredSeed} {
 			name := c.Name + "/cookie"
 			if abi == decode.DeferredSeed {
