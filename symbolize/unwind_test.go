@@ -244,9 +244,6 @@ func unwindGolden(t *testing.T, c testfixture.CorpusCase, golden string, noInlin
 			have := "<none>"
 			if i < len(ev.Frames) {
 				have = frameLine(&ev.Frames[i])
-				if ev.Frames[i].Inlined {
-					have = fmt.Sprintf("%16x %s+0x%x (inlined)", ev.Frames[i].MapAddr, ev.Frames[i].Symbol, ev.Frames[i].Offset)
-				}
 			}
 			if have == line {
 				match++
