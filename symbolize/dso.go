@@ -109,7 +109,9 @@ func (s *Symbolizer) load(d *dso) {
 	d.reason = NoSymbols
 	switch d.kind {
 	case dsoUser, dsoVDSO:
-		s.loadUser(d)
+		if !s.takeUser(d) {
+			s.loadUser(d)
+		}
 	case dsoPerfMap:
 		s.loadPerfMap(d)
 	case dsoKernel:

@@ -82,7 +82,8 @@ type Symbolizer struct {
 
 	unw unwindState // --call-graph dwarf: CFI by DSO (unwind.go)
 
-	fc *frameCache // resolved frames; invalidated by any map change
+	fc  *frameCache // resolved frames; invalidated by any map change
+	pre preloader   // symbols being loaded in the background
 }
 
 // thread is one task: its process and current comm.
@@ -115,6 +116,7 @@ func New(opts Options) (*Symbolizer, error) {
 	if s.opts.Kallsyms == "" && runningKernelMatches(opts.Meta) {
 		s.opts.Kallsyms = "/proc/kallsyms"
 	}
+	s.startPreload()
 	return s, nil
 }
 
@@ -434,7 +436,7 @@ func (s *Symbolizer) loadKernel() {
 		kd.loaded, kd.reason = true, NoKallsyms
 		return
 	}
-	ks, err := loadKallsyms(s.opts.Kallsyms)
+	ks, err := s.kernelSyms(s.opts.Kallsyms)
 	if err != nil {
 		kd.loaded, kd.reason = true, NoKallsyms
 		return
