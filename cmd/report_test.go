@@ -88,9 +88,7 @@ func TestNewCmdReport(t *testing.T) {
 
 // knownReportDiffs are the corpus goldens perfstitch does not reproduce,
 // with the reason.
-var knownReportDiffs = map[string]string{
-	"dwarf": "needs DWARF unwinding of the user stack and inlined frames (perf --call-graph dwarf)",
-}
+var knownReportDiffs = map[string]string{}
 
 // TestReportCorpus runs report on every corpus recording and compares
 // the perf format with perf report --stdio, --no-children --sort

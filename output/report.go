@@ -274,6 +274,7 @@ func (r *Report) entryOf(f *symbolize.Frame) chainEntry {
 		e.resolved = true
 		e.name = f.Symbol
 		e.start = f.MapAddr - f.Offset
+		e.inlined = f.Inlined
 	}
 	return e
 }

@@ -68,9 +68,11 @@ func TestReportPerfFromScript(t *testing.T) {
 			total++
 			if d := firstDiff(buf.Bytes(), want); d != "" {
 				if c.Name == "dwarf" {
-					// perf script shows inlined frames, which
-					// symbolize.Frame cannot carry yet.
-					t.Logf("%s/%s differs (known: inlined frames) at %s", c.Name, g.golden, d)
+					// The "(inlined)" lines of script.txt do not name
+					// their DSO, so scriptEvents cannot rebuild those
+					// frames; cmd's TestReportCorpus checks the dwarf
+					// reports through the real pipeline instead.
+					t.Logf("%s/%s differs (known: inlined frames without DSO in script.txt) at %s", c.Name, g.golden, d)
 				} else {
 					t.Errorf("%s/%s differs at %s", c.Name, g.golden, d)
 				}
