@@ -45,8 +45,11 @@ type Collapsed struct {
 	warned    bool
 	stack     []byte
 	hdr       []byte
-	names     map[uint64]*foldedName
+	names     *[1 << foldedBits]foldedName
 }
+
+// foldedBits sizes the folded-name cache: 1<<foldedBits entries.
+const foldedBits = 13
 
 // NewCollapsed returns a Collapsed writer on w. Diagnostics that
 // stackcollapse-perf.pl prints on stderr (the event filter note) go to
@@ -155,11 +158,14 @@ func (c *Collapsed) pname(cfg *evConfig, ev *symbolize.Event) (string, bool) {
 }
 
 // foldedName caches the folded name of the frames at one address of one
-// process; sym, dso and java are what the name was computed from (a
-// mapping can change, so they are checked on every use).
+// process (key); sym, dso and java are what the name was computed from (a
+// mapping can change, so they are checked on every use). The cache is
+// direct-mapped: an entry is replaced by the next key that hashes to it.
 type foldedName struct {
+	key      uint64
 	sym, dso string
 	java     bool
+	set      bool
 	name     string
 }
 
@@ -175,15 +181,16 @@ func (c *Collapsed) appendFrame(st []byte, fr *symbolize.Frame, ev *symbolize.Ev
 		return c.foldFrame(st, fr, java) // the name holds the map address
 	}
 	k := uint64(uint32(ev.Sample.PID))<<48 ^ fr.Addr
-	if f := c.names[k]; f != nil && f.sym == fr.Symbol && f.dso == fr.DSO && f.java == java {
+	if c.names == nil {
+		c.names = new([1 << foldedBits]foldedName)
+	}
+	f := &c.names[(k*0x9e3779b97f4a7c15)>>(64-foldedBits)]
+	if f.set && f.key == k && f.sym == fr.Symbol && f.dso == fr.DSO && f.java == java {
 		return append(st, f.name...)
 	}
 	n := len(st)
 	st = c.foldFrame(st, fr, java)
-	if c.names == nil {
-		c.names = make(map[uint64]*foldedName)
-	}
-	c.names[k] = &foldedName{sym: fr.Symbol, dso: fr.DSO, java: java, name: string(st[n:])}
+	*f = foldedName{key: k, sym: fr.Symbol, dso: fr.DSO, java: java, set: true, name: string(st[n:])}
 	return st
 }
 
