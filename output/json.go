@@ -179,6 +179,9 @@ func appendFrame(b []byte, f *symbolize.Frame) []byte {
 	if f.Cookie {
 		b = append(b, `,"cookie":true`...)
 	}
+	if f.Inlined {
+		b = append(b, `,"inlined":true`...)
+	}
 	return append(b, '}')
 }
 
