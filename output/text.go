@@ -70,7 +70,8 @@ func (t *Text) Add(ev *symbolize.Event) error {
 	if cfg == nil || cfg.fields == 0 {
 		return nil
 	}
-	b := t.appendSampleHeader(t.buf[:0], cfg, ev)
+	// Formatted straight into the writer's buffer.
+	b := t.appendSampleHeader(t.w.buffer(), cfg, ev)
 	if cfg.fields&FieldIP != 0 {
 		if cfg.callchain && ev.Format&decode.SampleCallchain != 0 {
 			b = append(b, '\n')
@@ -82,9 +83,7 @@ func (t *Text) Add(ev *symbolize.Event) error {
 		}
 	}
 	b = append(b, '\n')
-	t.buf = b
-	_, err = t.w.Write(b)
-	return err
+	return t.w.commit(b)
 }
 
 // appendSampleHeader appends what perf prints before the IP of a sample:

@@ -1,6 +1,10 @@
 package output
 
-import "strconv"
+import (
+	"math/bits"
+	"slices"
+	"strconv"
+)
 
 // The append helpers below replace fmt in the hot path; each mirrors one
 // printf conversion of perf.
@@ -59,19 +63,34 @@ func appendZeroPad(b []byte, v uint64, width int) []byte {
 	return append(b, d...)
 }
 
+// hexPairs holds the two lowercase hex digits of every byte value.
+const hexPairs = "000102030405060708090a0b0c0d0e0f101112131415161718191a1b1c1d1e1f202122232425262728292a2b2c2d2e2f303132333435363738393a3b3c3d3e3f404142434445464748494a4b4c4d4e4f505152535455565758595a5b5c5d5e5f606162636465666768696a6b6c6d6e6f707172737475767778797a7b7c7d7e7f808182838485868788898a8b8c8d8e8f909192939495969798999a9b9c9d9e9fa0a1a2a3a4a5a6a7a8a9aaabacadaeafb0b1b2b3b4b5b6b7b8b9babbbcbdbebfc0c1c2c3c4c5c6c7c8c9cacbcccdcecfd0d1d2d3d4d5d6d7d8d9dadbdcdddedfe0e1e2e3e4e5e6e7e8e9eaebecedeeeff0f1f2f3f4f5f6f7f8f9fafbfcfdfeff"
+
 // appendHexPad appends v in lowercase hex, right-aligned in width (%*lx).
+// It writes two digits per step straight into b.
 func appendHexPad(b []byte, v uint64, width int) []byte {
-	var tmp [16]byte
-	i := len(tmp)
-	for {
-		i--
-		tmp[i] = hexDigits[v&0xf]
-		v >>= 4
-		if v == 0 {
-			break
-		}
+	n := 1
+	if v != 0 {
+		n = (bits.Len64(v) + 3) >> 2
 	}
-	return append(appendSpaces(b, width-(len(tmp)-i)), tmp[i:]...)
+	if width > n {
+		b = appendSpaces(b, width-n)
+	}
+	l := len(b)
+	b = slices.Grow(b, n)[:l+n]
+	i := l + n
+	for v >= 0x100 {
+		i -= 2
+		p := (v & 0xff) * 2
+		b[i], b[i+1] = hexPairs[p], hexPairs[p+1]
+		v >>= 8
+	}
+	if v >= 0x10 {
+		b[i-2], b[i-1] = hexPairs[2*v], hexPairs[2*v+1]
+	} else {
+		b[i-1] = hexDigits[v]
+	}
+	return b
 }
 
 // appendHex appends v in lowercase hex (%lx).

@@ -54,6 +54,25 @@ func (a *asyncWriter) Write(p []byte) (int, error) {
 	return n, nil
 }
 
+// buffer returns the buffer to append output to directly, saving the copy
+// of Write; the caller must give the result back to commit before any
+// other call.
+func (a *asyncWriter) buffer() []byte { return a.cur }
+
+// commit takes back the buffer from buffer with output appended, and hands
+// it to the writing goroutine once it holds size bytes or more.
+func (a *asyncWriter) commit(b []byte) error {
+	a.cur = b
+	if a.err != nil {
+		a.cur = a.cur[:0]
+		return a.err
+	}
+	if len(a.cur) >= a.size {
+		return a.handOff()
+	}
+	return nil
+}
+
 // handOff gives the full buffer to the writing goroutine and takes an
 // empty one.
 func (a *asyncWriter) handOff() error {
