@@ -123,6 +123,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	if err != nil {
 		return err
 	}
+	p.sym.SetMaxStack(opts.MaxStack)
 	defer p.Close()
 
 	var sink output.Sink

@@ -75,7 +75,7 @@ func (t *Text) Add(ev *symbolize.Event) error {
 	if cfg.fields&FieldIP != 0 {
 		if cfg.callchain && ev.Format&decode.SampleCallchain != 0 {
 			b = append(b, '\n')
-			b = t.appendFrames(b, cfg.fields, ev.Frames, ev.Sample)
+			b = t.appendFrames(b, cfg.fields, ev.Frames, ev.Unwound, ev.Sample)
 		} else {
 			b = append(b, ' ')
 			b = appendHexPad(b, ev.Sample.IP, 16)
@@ -176,10 +176,12 @@ func (t *Text) appendStart(b []byte, cfg *evConfig, comm string, pid, tid int32,
 }
 
 // appendFrames appends one line per callchain entry
-// (sample__fprintf_callchain), at most MaxStack of them.
-func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, s *stitch.Sample) []byte {
-	if len(frames) > t.opts.MaxStack {
-		frames = frames[:t.opts.MaxStack]
+// (sample__fprintf_callchain): at most MaxStack of the recorded ones, then
+// the last unwound frames (DWARF-unwound, already limited by the
+// Symbolizer), all of them.
+func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, unwound int, s *stitch.Sample) []byte {
+	if n := len(frames) - min(max(unwound, 0), len(frames)); n > t.opts.MaxStack {
+		frames = append(frames[:t.opts.MaxStack:t.opts.MaxStack], frames[n:]...)
 	}
 	// perf prints "(cookie)" while the sample is still flagged deferred:
 	// not merged, and not delivered after a cookie mismatch.

@@ -175,7 +175,7 @@ func (t *Text) addDeferred(r *Record, d *decode.CallchainDeferred, cfg *evConfig
 	if cfg.fields&FieldIP != 0 {
 		if cfg.callchain {
 			b = append(b, '\n')
-			b = t.appendFrames(b, cfg.fields, r.Frames, nil)
+			b = t.appendFrames(b, cfg.fields, r.Frames, 0, nil)
 		} else {
 			b = append(b, ' ')
 			b = appendHexPad(b, 0, 16)

@@ -88,4 +88,11 @@ type Event struct {
 	// cookie of an unmerged deferred sample appears as a Cookie frame).
 	// Empty when the sample has no callchain.
 	Frames []Frame
+	// Unwound is how many of the last Frames come from DWARF unwinding
+	// of the sample's user stack copy (--call-graph dwarf), inline frames
+	// included. perf limits them separately: at most max-stack unwound
+	// addresses, already applied by the Symbolizer, plus their inline
+	// frames; printers apply --max-stack to the frames before them only.
+	// It may be stale (larger than len(Frames)) when Frames is empty.
+	Unwound int
 }

@@ -40,6 +40,11 @@ type unwindState struct {
 	ips      []uint64
 }
 
+// SetMaxStack sets Options.MaxStack (perf --max-stack) before the first
+// [Symbolizer.Resolve]: the kernel part of a callchain and the addresses
+// unwound from a user stack copy are limited to it separately.
+func (s *Symbolizer) SetMaxStack(n int) { s.opts.MaxStack = n }
+
 // unwindFrame is the register state of one frame during an unwind.
 type unwindFrame struct {
 	regs  [cfiRegs]uint64
@@ -113,6 +118,9 @@ func userRegs(ds *decode.Sample) (f unwindFrame, ok bool) {
 // the callchain. It does nothing for samples without user registers or
 // stack copy.
 func (s *Symbolizer) unwindUser(ds *decode.Sample, ev *Event, maxStack int) {
+	ev.Unwound = 0
+	before := len(ev.Frames)
+	defer func() { ev.Unwound = len(ev.Frames) - before }()
 	if ds.Format&decode.SampleRegsUser == 0 || ds.Format&decode.SampleStackUser == 0 ||
 		ds.StackUserDyn == 0 || len(ds.StackUser) == 0 {
 		return
