@@ -38,6 +38,7 @@ type Text struct {
 
 	initialTime uint64
 	buf         []byte
+	lines       *[1 << lineBits]lineEntry // formatted callchain lines
 }
 
 // NewText returns a Text writer on w. attrs returns the events of the
@@ -186,16 +187,46 @@ func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, un
 	// perf prints "(cookie)" while the sample is still flagged deferred:
 	// not merged, and not delivered after a cookie mismatch.
 	cookieTag := s == nil || s.State != stitch.CookieMismatch
+	if t.lines == nil {
+		t.lines = new([1 << lineBits]lineEntry)
+	}
 	for i := range frames {
 		fr := &frames[i]
+		cookie := fr.Cookie && cookieTag
+		e := &t.lines[(fr.MapAddr*0x9e3779b97f4a7c15^fr.Offset)>>(64-lineBits)]
+		if e.set && e.mapAddr == fr.MapAddr && e.offset == fr.Offset && e.fields == fields &&
+			e.cookie == cookie && e.inlined == fr.Inlined && e.sym == fr.Symbol && e.dso == fr.DSO {
+			b = append(b, e.line...)
+			continue
+		}
+		n := len(b)
 		if fields&FieldIP != 0 {
 			b = append(b, '\t')
 			b = appendHexPad(b, fr.MapAddr, 16)
 		}
-		b = appendSymDSO(b, fields, fr, fr.Cookie && cookieTag)
+		b = appendSymDSO(b, fields, fr, cookie)
 		b = append(b, '\n')
+		*e = lineEntry{
+			mapAddr: fr.MapAddr, offset: fr.Offset, sym: fr.Symbol, dso: fr.DSO,
+			fields: fields, cookie: cookie, inlined: fr.Inlined, set: true,
+			line: append(e.line[:0], b[n:]...),
+		}
 	}
 	return b
+}
+
+// lineBits sizes the callchain line cache: 1<<lineBits entries.
+const lineBits = 13
+
+// lineEntry is one formatted callchain line and what it was formatted
+// from. The cache is direct-mapped: a recording has few distinct frames
+// and many samples, so most lines are copied rather than formatted.
+type lineEntry struct {
+	mapAddr, offset      uint64
+	sym, dso             string
+	fields               Field
+	cookie, inlined, set bool
+	line                 []byte
 }
 
 // appendSymDSO appends " sym+0xoff (dso)" as the fields ask
