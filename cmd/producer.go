@@ -7,8 +7,14 @@ import (
 	"github.com/perfstitch/perfstitch/stitch"
 )
 
-// batchSize is the number of stitched items per hand-over.
-const batchSize = 512
+// batchSize is the number of stitched items per hand-over. Decode is
+// bursty (a round is parsed, then released at once), so the hand-over
+// needs depth: 3 batches of 2048 ran /tmp/pb in 0.45 s where 3 of 512
+// took 0.57 s (1024 x 6 was as good, 128 and 8192 worse).
+const batchSize = 2048
+
+// numBatches is the number of batches in circulation.
+const numBatches = 3
 
 // producer runs decode and stitch on its own goroutine, so that they
 // overlap with symbolization and formatting on the caller's. Items are
@@ -51,12 +57,12 @@ func startProducer(ctx context.Context, st *stitch.Stitcher) *producer {
 	ctx, cancel := context.WithCancel(ctx)
 	pr := &producer{
 		st:      st,
-		batches: make(chan *batch, 2),
-		free:    make(chan *batch, 3),
+		batches: make(chan *batch, numBatches-1),
+		free:    make(chan *batch, numBatches),
 		done:    make(chan struct{}),
 		cancel:  cancel,
 	}
-	for range 3 {
+	for range numBatches {
 		pr.free <- &batch{}
 	}
 	go pr.run(ctx)
