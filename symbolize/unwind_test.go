@@ -294,3 +294,67 @@ func FuzzCFI(f *testing.F) {
 		evalExpr(data, fr, 1)
 	})
 }
+
+// TestUnwindCorrupt unwinds the dwarf corpus samples with their registers
+// and stack copies overwritten by pseudo-random bytes: no panic, and at
+// most max-stack unwound addresses per sample.
+func TestUnwindCorrupt(t *testing.T) {
+	for _, c := range testfixture.Corpus(t) {
+		if c.Name != "dwarf" {
+			continue
+		}
+		f, err := decode.Open(c.Data)
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer f.Close()
+		sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta, MaxStack: 20})
+		if err != nil {
+			t.Fatal(err)
+		}
+		x := uint64(0x9e3779b97f4a7c15)
+		next := func() uint64 {
+			x ^= x << 13
+			x ^= x >> 7
+			x ^= x << 17
+			return x
+		}
+		var ev Event
+		rs := f.Records(decode.TimeOrder)
+		for n := 0; rs.Next(); n++ {
+			s, ok := rs.Record().(*decode.Sample)
+			if !ok {
+				sym.Observe(rs.Record())
+				continue
+			}
+			regs, stack := append([]uint64(nil), s.RegsUser...), append([]byte(nil), s.StackUser...)
+			for i := range stack {
+				if n%3 == 0 || next()%16 == 0 {
+					stack[i] = byte(next())
+				}
+			}
+			for i := range regs {
+				if n%4 == 0 && i != 7 && i != 8 {
+					regs[i] = next()
+				}
+			}
+			cs := *s
+			cs.RegsUser, cs.StackUser = regs, stack
+			sym.Resolve(&stitch.Sample{Sample: &cs}, &ev)
+			if ev.Unwound > 0 {
+				addrs := 0
+				for _, fr := range ev.Frames[len(ev.Frames)-ev.Unwound:] {
+					if !fr.Inlined {
+						addrs++
+					}
+				}
+				if addrs > 20 { // inline frames come on top of the limit
+					t.Fatalf("sample %d: %d unwound addresses, max-stack 20", n, addrs)
+				}
+			}
+		}
+		if err := rs.Err(); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
