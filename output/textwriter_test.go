@@ -62,3 +62,43 @@ func TestAsyncWriter(t *testing.T) {
 		t.Errorf("write error lost: Write %v, Flush %v", err, ferr)
 	}
 }
+
+// TestAsyncWriterCommit checks the append-in-place path (buffer/commit),
+// mixed with Write, across hand-offs, and that an error sticks.
+func TestAsyncWriterCommit(t *testing.T) {
+	for _, size := range []int{7, 64, 4096, 1 << 20} {
+		var want, got bytes.Buffer
+		a := newAsyncWriter(&got, size)
+		for i := range 3000 {
+			line := []byte("sample line " + string(rune('a'+i%26)) + "\n")
+			want.Write(line)
+			if i%3 == 0 {
+				if _, err := a.Write(line); err != nil {
+					t.Fatalf("size %d: Write: %v", size, err)
+				}
+				continue
+			}
+			if err := a.commit(append(a.buffer(), line...)); err != nil {
+				t.Fatalf("size %d: commit: %v", size, err)
+			}
+		}
+		if err := a.Flush(); err != nil {
+			t.Fatalf("size %d: Flush: %v", size, err)
+		}
+		if !bytes.Equal(got.Bytes(), want.Bytes()) {
+			t.Errorf("size %d: output differs (%d bytes, want %d)", size, got.Len(), want.Len())
+		}
+	}
+	w := &failAfter{n: 100}
+	a := newAsyncWriter(w, 64)
+	var err error
+	for i := 0; i < 100 && err == nil; i++ {
+		err = a.commit(append(a.buffer(), "0123456789\n"...))
+	}
+	if err == nil {
+		err = a.Flush()
+	}
+	if !errors.Is(err, errBroken) {
+		t.Errorf("error = %v, want %v", err, errBroken)
+	}
+}
