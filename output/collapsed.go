@@ -49,7 +49,7 @@ type Collapsed struct {
 }
 
 // foldedBits sizes the folded-name cache: 1<<foldedBits entries.
-const foldedBits = 13
+const foldedBits = 15
 
 // NewCollapsed returns a Collapsed writer on w. Diagnostics that
 // stackcollapse-perf.pl prints on stderr (the event filter note) go to
@@ -157,8 +157,7 @@ func (c *Collapsed) pname(cfg *evConfig, ev *symbolize.Event) (string, bool) {
 	return name, true
 }
 
-// foldedName caches the folded name of the frames at one address of one
-// process (key); sym, dso and java are what the name was computed from (a
+// foldedName caches the folded name of the frames at one address (key); sym, dso and java are what the name was computed from (a
 // mapping can change, so they are checked on every use). The cache is
 // direct-mapped: an entry is replaced by the next key that hashes to it.
 type foldedName struct {
@@ -171,8 +170,8 @@ type foldedName struct {
 
 // appendFrame appends ";func" for one frame, as stackcollapse-perf.pl
 // turns the line "ip sym+off (dso)" into a function name. Names are
-// cached per process and address: a recording has few distinct frames and
-// many samples.
+// cached by address: a recording has few distinct frames and many
+// samples.
 func (c *Collapsed) appendFrame(st []byte, fr *symbolize.Frame, ev *symbolize.Event, java bool) []byte {
 	if fr.Cookie && ev.Sample.State != stitch.CookieMismatch {
 		return st // "(cookie)": skipped like a process name
@@ -180,7 +179,9 @@ func (c *Collapsed) appendFrame(st []byte, fr *symbolize.Frame, ev *symbolize.Ev
 	if c.opts.Addrs && fr.Symbol == "" {
 		return c.foldFrame(st, fr, java) // the name holds the map address
 	}
-	k := uint64(uint32(ev.Sample.PID))<<48 ^ fr.Addr
+	// Keyed by address alone: processes share libraries and the kernel,
+	// and the name depends only on what the entry checks.
+	k := fr.Addr
 	if c.names == nil {
 		c.names = new([1 << foldedBits]foldedName)
 	}
