@@ -70,8 +70,9 @@ func parseKallsymsText(text, name string) (*kernelSyms, error) {
 		all.syms = append(all.syms, symbol{start: addr, end: addr, name: sym, bind: bind})
 	}
 	all.fixup(true)
-	ks.kernel.syms = all.syms[:0:0]
-	kernel := make([]symbol, 0, len(all.syms))
+	// The kernel's symbols are compacted in place (module symbols are
+	// copied out first).
+	kernel := all.syms[:0]
 	for _, s := range all.syms {
 		if i := strings.IndexByte(s.name, '\t'); i >= 0 {
 			mod := strings.TrimSpace(s.name[i+1:])

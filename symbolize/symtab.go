@@ -1,7 +1,9 @@
 package symbolize
 
 import (
+	"cmp"
 	"debug/elf"
+	"slices"
 	"sort"
 	"strings"
 )
@@ -31,7 +33,10 @@ func (t *symtab) fixup(kallsyms bool) {
 	s := t.syms
 	// Stable: symbols with equal starts stay in table order, as perf's
 	// rb-tree insertion keeps them.
-	sort.SliceStable(s, func(i, j int) bool { return s[i].start < s[j].start })
+	// (kallsyms is mostly sorted already: check first, in one pass.)
+	if !slices.IsSortedFunc(s, func(a, b symbol) int { return cmp.Compare(a.start, b.start) }) {
+		slices.SortStableFunc(s, func(a, b symbol) int { return cmp.Compare(a.start, b.start) })
+	}
 	for i := 0; i+1 < len(s); i++ {
 		prev, curr := &s[i], &s[i+1]
 		if prev.end != prev.start {
