@@ -188,6 +188,39 @@ func (s *Symbolizer) candidates(d *dso, open func(string) *elfsafe.File) []strin
 	return out
 }
 
+// openFiles opens each path at most once and closes them all together.
+type openFiles map[string]*elfsafe.File
+
+// open returns the ELF file at p, or nil when p is not a regular file or
+// not ELF; a path is tried once.
+func (fs *openFiles) open(p string) *elfsafe.File {
+	if *fs == nil {
+		*fs = openFiles{}
+	}
+	if f, ok := (*fs)[p]; ok {
+		return f
+	}
+	(*fs)[p] = nil
+	if !isRegular(p) {
+		return nil
+	}
+	f, err := elfsafe.Open(p)
+	if err != nil {
+		return nil
+	}
+	(*fs)[p] = f
+	return f
+}
+
+// close closes every file opened.
+func (fs openFiles) close() {
+	for _, f := range fs {
+		if f != nil {
+			f.Close()
+		}
+	}
+}
+
 func isRegular(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.Mode().IsRegular()
@@ -202,29 +235,9 @@ func (s *Symbolizer) loadUser(d *dso) {
 	var symsPath string
 	// Every file is opened at most once, and all are closed when the
 	// symbols have been copied out.
-	files := map[string]*elfsafe.File{}
-	open := func(p string) *elfsafe.File {
-		if f, ok := files[p]; ok {
-			return f
-		}
-		files[p] = nil
-		if !isRegular(p) {
-			return nil
-		}
-		f, err := elfsafe.Open(p)
-		if err != nil {
-			return nil
-		}
-		files[p] = f
-		return f
-	}
-	defer func() {
-		for _, f := range files {
-			if f != nil {
-				f.Close()
-			}
-		}
-	}()
+	var files openFiles
+	defer files.close()
+	open := files.open
 	found := false
 	tried := map[string]bool{}
 	for _, p := range s.candidates(d, open) {

@@ -271,29 +271,9 @@ func (s *Symbolizer) cfiFor(d *dso) *cfiTable {
 }
 
 func (s *Symbolizer) loadCFI(d *dso) *cfiTable {
-	files := map[string]*elfsafe.File{}
-	open := func(p string) *elfsafe.File {
-		if f, ok := files[p]; ok {
-			return f
-		}
-		files[p] = nil
-		if !isRegular(p) {
-			return nil
-		}
-		f, err := elfsafe.Open(p)
-		if err != nil {
-			return nil
-		}
-		files[p] = f
-		return f
-	}
-	defer func() {
-		for _, f := range files {
-			if f != nil {
-				f.Close()
-			}
-		}
-	}()
+	var files openFiles
+	defer files.close()
+	open := files.open
 	var debugFrame *cfiTable
 	for _, p := range s.candidates(d, open) {
 		f := open(p)
