@@ -96,7 +96,11 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 		Long: `perfstitch reads a perf.data file (or a pipe-mode stream on stdin), joins
 deferred user callchains (perf record --call-graph fp,defer, Linux 6.19+) back
 onto the kernel samples they belong to, symbolizes every frame and prints the
-result as perf script text, JSON Lines, collapsed stacks or report tables.`,
+result as perf script text, JSON Lines, collapsed stacks or report tables.
+
+The input, symbol and filter flags that script, report and stats share
+(-i, --symfs, --kallsyms, --maps, --pid, --time, ...) may stand before or
+after the command name; see 'perfstitch script --help'.`,
 		Example: `  perf record -e cpu-clock --call-graph fp,defer -o perf.data -- ./myprog
   perfstitch script perf.data
   perfstitch script --format collapsed perf.data | flamegraph.pl > flame.svg
