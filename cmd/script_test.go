@@ -223,24 +223,7 @@ func TestScriptRun(t *testing.T) {
 // TestScriptJSONSchema checks the JSON goldens of TestScriptRun against
 // docs/json.schema.json.
 func TestScriptJSONSchema(t *testing.T) {
-	path := filepath.Join(testfixture.ModuleRoot(t), "docs", "json.schema.json")
-	fh, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer fh.Close()
-	doc, err := jsonschema.UnmarshalJSON(fh)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("json.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("json.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
+	sch := testfixture.JSONSchema(t)
 	files, _ := filepath.Glob(filepath.Join("testdata", "*.json.jsonl"))
 	if len(files) == 0 {
 		t.Fatal("no JSON goldens")

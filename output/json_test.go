@@ -3,8 +3,6 @@ package output
 import (
 	"bufio"
 	"bytes"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -81,28 +79,7 @@ func TestTextRecords(t *testing.T) {
 }
 
 // compileSchema compiles docs/json.schema.json.
-func compileSchema(t *testing.T) *jsonschema.Schema {
-	t.Helper()
-	path := filepath.Join(testfixture.ModuleRoot(t), "docs", "json.schema.json")
-	f, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	if err := c.AddResource("json.schema.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("json.schema.json")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return sch
-}
+func compileSchema(t *testing.T) *jsonschema.Schema { return testfixture.JSONSchema(t) }
 
 // ValidateJSONLines checks every line of out against the schema.
 func validateJSONLines(t *testing.T, sch *jsonschema.Schema, out []byte) {

@@ -8,6 +8,8 @@ import (
 	"path/filepath"
 	"sort"
 	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 // ModuleRoot returns the directory holding go.mod, searching upward from
@@ -109,4 +111,28 @@ func External(tb testing.TB) []string {
 	})
 	sort.Strings(files)
 	return files
+}
+
+// JSONSchema compiles docs/json.schema.json, the schema of script's
+// --format json lines.
+func JSONSchema(tb testing.TB) *jsonschema.Schema {
+	tb.Helper()
+	f, err := os.Open(filepath.Join(ModuleRoot(tb), "docs", "json.schema.json"))
+	if err != nil {
+		tb.Fatal(err)
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	if err := c.AddResource("json.schema.json", doc); err != nil {
+		tb.Fatal(err)
+	}
+	sch, err := c.Compile("json.schema.json")
+	if err != nil {
+		tb.Fatal(err)
+	}
+	return sch
 }
