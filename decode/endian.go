@@ -126,6 +126,23 @@ func (c *cursor) remaining() int {
 	return len(c.b) - c.off
 }
 
+// regs reads a register block of a sample (PERF_SAMPLE_REGS_USER or
+// PERF_SAMPLE_REGS_INTR): the ABI word and, unless it is 0, n registers
+// appended to dst. ok is false when the n registers run past the record.
+func (c *cursor) regs(n int, abiField, field string, dst []uint64) (abi uint64, regs []uint64, ok bool) {
+	abi = c.u64(abiField)
+	if abi == 0 {
+		return 0, dst, true
+	}
+	if n > c.remaining()/8 {
+		return abi, dst, false
+	}
+	for range n {
+		dst = append(dst, c.u64(field))
+	}
+	return abi, dst, true
+}
+
 // fixedString reads an n-byte field and cuts it at the first NUL.
 func (c *cursor) fixedString(n int, field string) string {
 	return cstring(c.bytes(n, field))

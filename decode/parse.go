@@ -596,16 +596,9 @@ func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int6
 		}
 	}
 	if st&SampleRegsUser != 0 {
-		smp.RegsUserABI = c.u64("regs_user.abi")
-		if smp.RegsUserABI != 0 {
-			if l.regsUser > c.remaining()/8 {
-				return nil, formatErr(off, RecordTypeSample, "regs_user", errShort)
-			}
-			rg := smp.RegsUser
-			for j := 0; j < l.regsUser; j++ {
-				rg = append(rg, c.u64("regs_user"))
-			}
-			smp.RegsUser = rg
+		var ok bool
+		if smp.RegsUserABI, smp.RegsUser, ok = c.regs(l.regsUser, "regs_user.abi", "regs_user", smp.RegsUser); !ok {
+			return nil, formatErr(off, RecordTypeSample, "regs_user", errShort)
 		}
 	}
 	if st&SampleStackUser != 0 {
@@ -632,16 +625,9 @@ func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int6
 		smp.Transaction = c.u64("transaction")
 	}
 	if st&SampleRegsIntr != 0 {
-		smp.RegsIntrABI = c.u64("regs_intr.abi")
-		if smp.RegsIntrABI != 0 {
-			if l.regsIntr > c.remaining()/8 {
-				return nil, formatErr(off, RecordTypeSample, "regs_intr", errShort)
-			}
-			rg := smp.RegsIntr
-			for j := 0; j < l.regsIntr; j++ {
-				rg = append(rg, c.u64("regs_intr"))
-			}
-			smp.RegsIntr = rg
+		var ok bool
+		if smp.RegsIntrABI, smp.RegsIntr, ok = c.regs(l.regsIntr, "regs_intr.abi", "regs_intr", smp.RegsIntr); !ok {
+			return nil, formatErr(off, RecordTypeSample, "regs_intr", errShort)
 		}
 	}
 	if st&SamplePhysAddr != 0 {
