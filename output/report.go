@@ -438,16 +438,6 @@ func cmpNull(aNil, bNil bool) int {
 	return 1
 }
 
-func cmpU64(a, b uint64) int {
-	switch {
-	case a < b:
-		return -1
-	case a > b:
-		return 1
-	}
-	return 0
-}
-
 // cmpWrap compares addresses as perf's sort functions do: by the sign of
 // their difference taken as a signed 64-bit number, so addresses more
 // than 2^63 apart compare the "wrong" way round, as in perf.

@@ -72,10 +72,8 @@ func (g *EventGroup) desc() string {
 
 // groupRow is a leader row with the values of its matched member rows.
 type groupRow struct {
-	he          *histEntry
-	self, acc   []uint64 // per member, the leader first
-	totals      []uint64
-	memberCount int
+	he        *histEntry
+	self, acc []uint64 // per member, the leader first
 }
 
 // writePerfGroup prints the section of group g (perf's group view).
