@@ -103,7 +103,8 @@ func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool
 			}
 			push(uint64(v))
 		case 0x1a: // and
-			push(pop() & pop())
+			b, a := pop(), pop()
+			push(a & b)
 		case 0x1b: // div
 			b, a := int64(pop()), int64(pop())
 			if b == 0 || (b == -1 && a == -1<<63) {
@@ -126,7 +127,8 @@ func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool
 		case 0x20: // not
 			push(^pop())
 		case 0x21: // or
-			push(pop() | pop())
+			b, a := pop(), pop()
+			push(a | b)
 		case 0x22: // plus
 			push(pop() + pop())
 		case 0x23: // plus_uconst
@@ -149,7 +151,8 @@ func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool
 			b, a := pop(), int64(pop())
 			push(uint64(a >> min(b, 63)))
 		case 0x27: // xor
-			push(pop() ^ pop())
+			b, a := pop(), pop()
+			push(a ^ b)
 		case 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e: // eq ge gt le lt ne
 			b, a := int64(pop()), int64(pop())
 			var t bool
