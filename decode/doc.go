@@ -31,8 +31,9 @@
 // round before it; records without a timestamp and perf-tool records
 // (types 64 and up, including COMPRESSED containers) pass at once; the
 // rest is released at the end. The records of a COMPRESSED/COMPRESSED2
-// container follow the container through the same queue. [FileOrder]
-// delivers records as they are stored.
+// container follow the container through the same queue. Queued records
+// are kept as their bytes and decoded when delivered, as perf does.
+// [FileOrder] delivers records as they are stored.
 //
 // # Offsets
 //

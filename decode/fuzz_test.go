@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"maps"
 	"os"
 	"path/filepath"
 	"testing"
@@ -73,7 +74,14 @@ func fuzzSeeds(f *testing.F, pipe bool) {
 
 // walk reads every record in both orders and touches every accessor.
 func walk(t *testing.T, open func() (*decode.File, error)) {
-	for _, order := range []decode.Order{decode.FileOrder, decode.TimeOrder} {
+	// Both orders deliver the same records: (type, offset, inner offset)
+	// counted per order.
+	type where struct {
+		t          decode.RecordType
+		off, inner int64
+	}
+	seen := [2]map[where]int{{}, {}}
+	for oi, order := range []decode.Order{decode.FileOrder, decode.TimeOrder} {
 		f, err := open()
 		if err != nil {
 			if f != nil {
@@ -97,6 +105,7 @@ func walk(t *testing.T, open func() (*decode.File, error)) {
 				t.Fatal("clone differs")
 			}
 			_ = r.Common().HasTime()
+			seen[oi][where{r.Type(), r.Common().Offset, r.Common().InnerOffset}]++
 			n++
 		}
 		err = rs.Err()
@@ -118,6 +127,9 @@ func walk(t *testing.T, open func() (*decode.File, error)) {
 		if uint64(n)+skipped > total {
 			t.Fatalf("delivered %d + skipped %d > read %d", n, skipped, total)
 		}
+	}
+	if !maps.Equal(seen[0], seen[1]) {
+		t.Fatalf("file order and time order deliver different records:\n%v\n%v", seen[0], seen[1])
 	}
 }
 

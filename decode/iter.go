@@ -32,10 +32,16 @@ type Records struct {
 	// prelude records (pipe mode) still to deliver.
 	prelude []Record
 
-	// Time ordering (perf's ordered-events).
+	// Time ordering (perf's ordered-events). Queued records are kept as
+	// their bytes, copied into the arena, and parsed when delivered (as
+	// perf does): a few hundred bytes each instead of a decoded record,
+	// and the record is decoded into memory that is still warm when its
+	// consumer reads it.
 	q          timeQueue
-	ready      []Record
+	arena      arena
+	ready      []qItem
 	readyHead  int
+	delivered  *chunk // holds the bytes of the record delivered last
 	eof        bool
 	pendingErr error
 	nextFlush  uint64
@@ -43,14 +49,9 @@ type Records struct {
 	lastFlush  uint64
 	seq        uint64
 
-	// Samples cloned into the queue are recycled once delivered: recycle
-	// is the one delivered last, free the spares.
-	recycle *Sample
-	free    []*Sample
-
-	// owned reports that the record last returned by nextRaw is a
-	// *Sample in queue-owned storage (TimeOrder).
-	owned bool
+	// queued reports that nextRaw queued the record instead of returning
+	// it (TimeOrder).
+	queued bool
 
 	// key of the record last returned by nextRaw.
 	key   uint64
@@ -217,18 +218,26 @@ func (rs *Records) finish(err error) {
 
 // nextTimed implements perf's ordered-events queue (perf-format.md §7).
 func (rs *Records) nextTimed() bool {
-	if rs.recycle != nil {
-		rs.free = append(rs.free, rs.recycle)
-		rs.recycle = nil
+	if rs.delivered != nil {
+		rs.arena.release(rs.delivered)
+		rs.delivered = nil
 	}
 	for {
 		if rs.readyHead < len(rs.ready) {
-			rs.rec = rs.ready[rs.readyHead]
-			rs.ready[rs.readyHead] = nil
+			it := &rs.ready[rs.readyHead]
 			rs.readyHead++
-			if s, ok := rs.rec.(*Sample); ok {
-				rs.recycle = s
+			rec := it.bytes()
+			t := RecordType(rs.d.e.u32(rec))
+			r, err := rs.d.parse(&rs.s, rec, it.off, it.inner)
+			if err != nil {
+				rs.arena.release(it.ch)
+				rs.d.stats.skip(t)
+				rs.d.warn(err)
+				continue
 			}
+			// The record may point into its bytes until the next call.
+			rs.delivered = it.ch
+			rs.rec = r
 			return true
 		}
 		rs.ready, rs.readyHead = rs.ready[:0], 0
@@ -252,26 +261,10 @@ func (rs *Records) nextTimed() bool {
 			}
 			continue
 		}
-		t := r.Type()
-		if t < 64 && rs.timed {
-			if rs.key < rs.lastFlush {
-				rs.d.stats.OutOfOrder++
-			}
-			if rs.key > rs.maxTime {
-				rs.maxTime = rs.key
-			}
-			rs.seq++
-			if !rs.owned {
-				r = rs.own(r)
-			}
-			rs.q.push(qItem{time: rs.key, seq: rs.seq, rec: r})
+		if rs.queued {
 			continue
 		}
-		if rs.owned {
-			// An untimed sample in queue storage: recycle it after use.
-			rs.recycle = r.(*Sample)
-		}
-		if t == RecordTypeFinishedRound {
+		if r.Type() == RecordTypeFinishedRound {
 			// Delivered at once, like every perf-tool record; the records
 			// it releases follow (the order perf script -D prints).
 			if rs.q.len() > 0 {
@@ -284,49 +277,66 @@ func (rs *Records) nextTimed() bool {
 	}
 }
 
-// own returns a copy of r that the queue can keep.
-func (rs *Records) own(r Record) Record {
-	s, ok := r.(*Sample)
-	if !ok {
-		return r.Clone()
+// enqueue copies the bytes of a kernel record with time key into the
+// queue.
+func (rs *Records) enqueue(rec []byte, off, inner int64, key uint64) {
+	if key < rs.lastFlush {
+		rs.d.stats.OutOfOrder++
 	}
-	dst := rs.freeSample()
-	s.cloneInto(dst)
-	return dst
+	if key > rs.maxTime {
+		rs.maxTime = key
+	}
+	rs.seq++
+	ch, pos := rs.arena.store(rec)
+	rs.q.push(qItem{time: key, seq: rs.seq, off: off, inner: inner, ch: ch, pos: pos, n: uint32(len(rec))})
 }
 
 // flush moves every queued record with time <= limit to the ready list.
 func (rs *Records) flush(limit uint64) {
 	for rs.q.len() > 0 && rs.q.top().time <= limit {
 		it := rs.q.pop()
-		rs.ready = append(rs.ready, it.rec)
+		rs.ready = append(rs.ready, it)
 		rs.lastFlush = it.time
 	}
 }
 
 // nextRaw returns the next record in file order (decompressed records
 // right after their container). It sets rs.key/rs.timed to the record's
-// ordering timestamp.
+// ordering timestamp. In TimeOrder it queues a kernel record with a
+// timestamp instead (rs.queued, and a nil Record).
 func (rs *Records) nextRaw() (Record, error) {
+	rs.queued = false
 	for {
 		if rs.z != nil {
 			if len(rs.z.pendingOuter) > 0 {
 				r := rs.z.pendingOuter[0]
 				rs.z.pendingOuter = rs.z.pendingOuter[1:]
-				rs.timed, rs.owned = false, false
+				rs.timed = false
 				return r, nil
 			}
 			rec, off, inner, ok := rs.z.nextInner(rs.d)
 			if ok {
 				t := RecordType(rs.d.e.u32(rec))
 				rs.d.stats.count(t)
-				r, err := rs.parse(t, rec, off, inner)
+				if rs.order == TimeOrder && t < 64 {
+					if key, ok := rs.d.peekTime(t, rec); ok {
+						rs.enqueue(rec, off, inner, key)
+						rs.queued = true
+						return nil, nil
+					}
+				}
+				r, err := rs.d.parse(&rs.s, rec, off, inner)
 				if err != nil {
 					rs.d.stats.skip(t)
 					rs.d.warn(err)
 					continue
 				}
 				rs.setKey(r)
+				if rs.order == TimeOrder && t < 64 && rs.timed {
+					rs.enqueue(rec, off, inner, rs.key)
+					rs.queued = true
+					return nil, nil
+				}
 				return r, nil
 			}
 		}
@@ -340,7 +350,14 @@ func (rs *Records) nextRaw() (Record, error) {
 		}
 		t := RecordType(rs.d.e.u32(rec))
 		rs.d.stats.count(t)
-		r, err := rs.parse(t, rec, off, -1)
+		if rs.order == TimeOrder && t < 64 {
+			if key, ok := rs.d.peekTime(t, rec); ok {
+				rs.enqueue(rec, off, -1, key)
+				rs.queued = true
+				return nil, nil
+			}
+		}
+		r, err := rs.d.parse(&rs.s, rec, off, -1)
 		if err == nil {
 			switch t {
 			case RecordTypeHeaderTracingData:
@@ -369,35 +386,16 @@ func (rs *Records) nextRaw() (Record, error) {
 			rs.z.feed(c.Data, off)
 		}
 		rs.setKey(r)
+		if rs.order == TimeOrder && t < 64 && rs.timed {
+			// A timed record peekTime could not place (it mirrors
+			// setKey for well-formed records only): queue it all the
+			// same.
+			rs.enqueue(rec, off, -1, rs.key)
+			rs.queued = true
+			return nil, nil
+		}
 		return r, nil
 	}
-}
-
-// parse decodes a record. In TimeOrder a SAMPLE is parsed straight into
-// storage the queue can own (rs.owned reports it), saving a clone.
-func (rs *Records) parse(t RecordType, rec []byte, off, inner int64) (Record, error) {
-	rs.owned = false
-	if t != RecordTypeSample || rs.order != TimeOrder {
-		return rs.d.parse(&rs.s, rec, off, inner)
-	}
-	dst := rs.freeSample()
-	r, err := rs.d.parseSample(&rs.s, dst, rec, off, inner)
-	if err != nil {
-		rs.free = append(rs.free, dst)
-		return nil, err
-	}
-	rs.owned = true
-	return r, nil
-}
-
-// freeSample returns a recycled or new Sample for the queue.
-func (rs *Records) freeSample() *Sample {
-	if n := len(rs.free); n > 0 {
-		s := rs.free[n-1]
-		rs.free = rs.free[:n-1]
-		return s
-	}
-	return new(Sample)
 }
 
 func (rs *Records) setKey(r Record) {

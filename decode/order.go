@@ -1,10 +1,97 @@
 package decode
 
-// qItem is one queued record of the time-ordering queue.
+// qItem is one queued record of the time-ordering queue: its key and
+// where its bytes are.
 type qItem struct {
-	time uint64
-	seq  uint64 // insertion order: equal times keep file order, as in perf
-	rec  Record
+	time  uint64
+	seq   uint64 // insertion order: equal times keep file order, as in perf
+	off   int64  // file offset of the record (of its container if inner >= 0)
+	inner int64  // offset in the decompressed stream, or -1
+	ch    *chunk
+	pos   uint32 // the record's bytes are ch.buf[pos : pos+n]
+	n     uint32
+}
+
+// bytes returns the record's bytes.
+func (it *qItem) bytes() []byte { return it.ch.buf[it.pos : it.pos+it.n : it.pos+it.n] }
+
+// chunkSize is the size of an arena chunk; every record (at most 64 KiB)
+// fits in one.
+const chunkSize = 256 << 10
+
+// arena holds the bytes of queued records in chunks. Records are written
+// one after the other into the current chunk; a chunk is reused once every
+// record in it has been delivered. Records leave in time order, not in the
+// order they were written, so a chunk lives until its last record is gone:
+// at most two rounds later, as a round flushes everything up to the
+// previous round's newest time. Memory thus follows the records of two
+// rounds, not the file size.
+type arena struct {
+	cur    *chunk
+	free   []*chunk
+	chunks int // allocated chunks, free or in use
+}
+
+// chunk is one block of an arena. live counts the records in it not yet
+// released.
+type chunk struct {
+	buf  []byte
+	live int
+}
+
+// maxFreeChunks is how many emptied chunks an arena keeps for reuse.
+const maxFreeChunks = 4
+
+// store copies rec into the arena and returns where it is. Records start
+// on 8-byte boundaries, so a callchain can be read in place.
+func (a *arena) store(rec []byte) (*chunk, uint32) {
+	n := (len(rec) + 7) &^ 7
+	if a.cur == nil || len(a.cur.buf)+n > cap(a.cur.buf) {
+		if a.cur != nil && a.cur.live == 0 {
+			a.putFree(a.cur)
+		}
+		a.cur = a.get()
+	}
+	c := a.cur
+	pos := len(c.buf)
+	c.buf = c.buf[:pos+n]
+	copy(c.buf[pos:], rec)
+	c.live++
+	return c, uint32(pos)
+}
+
+func (a *arena) get() *chunk {
+	if n := len(a.free); n > 0 {
+		c := a.free[n-1]
+		a.free = a.free[:n-1]
+		return c
+	}
+	a.chunks++
+	return &chunk{buf: make([]byte, 0, chunkSize)}
+}
+
+func (a *arena) putFree(c *chunk) {
+	c.buf = c.buf[:0]
+	if len(a.free) < maxFreeChunks {
+		a.free = append(a.free, c)
+	} else {
+		a.chunks-- // left to the garbage collector
+	}
+}
+
+// release drops a record stored in c. An emptied chunk is reused: the
+// current one from its start, any other through the free list (or the
+// garbage collector, beyond maxFreeChunks).
+func (a *arena) release(c *chunk) {
+	c.live--
+	if c.live > 0 {
+		return
+	}
+	if c == a.cur {
+		c.buf = c.buf[:0]
+		return
+	}
+	a.putFree(c)
 }
 
 // recHeap is a binary min-heap of qItem ordered by (time, seq). It is

@@ -178,6 +178,67 @@ func (d *decoder) trailer(c *RecordCommon, body []byte, off int64, typ RecordTyp
 	return body[:p], nil
 }
 
+// peekTime returns the ordering timestamp of kernel record rec (type
+// typ < 64) without decoding it: the sample time of a SAMPLE, the
+// sample_id time of any other record, as setKey takes them from the
+// decoded record. ok is false when the record has no usable time or does
+// not look well formed; the caller then decodes it to find out. It has no
+// side effects on the statistics.
+func (d *decoder) peekTime(typ RecordType, rec []byte) (t uint64, ok bool) {
+	if len(d.layouts) == 0 || len(rec) < 8 {
+		return 0, false
+	}
+	body := rec[8:]
+	l := &d.layouts[0]
+	if typ == RecordTypeSample {
+		if len(d.layouts) > 1 && l.idPos >= 0 {
+			p := 8 * l.idPos
+			if p+8 > len(body) {
+				return 0, false
+			}
+			var known bool
+			if l, known = d.layoutForID(d.e.u64(body[p:])); !known {
+				return 0, false
+			}
+		}
+		st := l.sampleType
+		if l.bad != nil || st&SampleTime == 0 || l.fixedSize > len(body) {
+			return 0, false
+		}
+		p := 0
+		for _, f := range [...]SampleFormat{SampleIdentifier, SampleIP, SampleTID} {
+			if st&f != 0 {
+				p += 8
+			}
+		}
+		t = d.e.u64(body[p:])
+		return t, t != 0 && t != ^uint64(0)
+	}
+	if typ == 0 || typ > RecordTypeCallchainDeferred {
+		return 0, false // decoded as Unknown, without a trailer
+	}
+	if len(d.layouts) > 1 && l.sampleIDAll && l.isPos > 0 {
+		p := len(body) - 8*l.isPos
+		if p < 0 {
+			return 0, false
+		}
+		l, _ = d.layoutForID(d.e.u64(body[p:]))
+	}
+	st := l.sampleType
+	if !l.sampleIDAll || l.trailerSize == 0 || st&SampleTime == 0 {
+		return 0, false
+	}
+	p := len(body) - l.trailerSize
+	if p < 0 || len(body)-l.trailerSize < minBody[typ] {
+		return 0, false
+	}
+	if st&SampleTID != 0 {
+		p += 8
+	}
+	t = d.e.u64(body[p:])
+	return t, t != 0 && t != ^uint64(0)
+}
+
 func resetCommon(c *RecordCommon, off, inner int64, misc, size uint16) {
 	*c = RecordCommon{Offset: off, InnerOffset: inner, Misc: misc, Size: size, PID: -1, TID: -1, TrailerPID: -1, TrailerTID: -1}
 }

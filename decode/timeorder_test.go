@@ -148,6 +148,55 @@ func TestTimeOrderMemoryBound(t *testing.T) {
 	}
 }
 
+// TestTimeOrderArenaReuse checks that the queue's byte arena is reused
+// round after round: 64 rounds of more than a chunk each need no more
+// chunks than two rounds do.
+func TestTimeOrderArenaReuse(t *testing.T) {
+	bo := binary.LittleEndian
+	attr := tAttr{typ: 1, sampleType: decode.SampleIP | decode.SampleTID | decode.SampleTime | decode.SamplePeriod,
+		flags: decode.AttrSampleIDAll, ids: []uint64{1}}
+	sample := func(tm uint64) []byte {
+		return rec(bo, decode.RecordTypeSample, 1, (&wr{bo: bo}).u64(0x1000).u32(1).u32(1).u64(tm).u64(1).b)
+	}
+	const rounds, per = 64, 7000 // 7000 samples of 40 bytes: more than a 256 KiB chunk
+	var recs [][]byte
+	for r := range uint64(rounds) {
+		for i := range uint64(per) {
+			recs = append(recs, sample(1+r*per+i))
+		}
+		recs = append(recs, rec(bo, decode.RecordTypeFinishedRound, 0, nil))
+	}
+	pf := &perfFile{bo: bo, attrs: []tAttr{attr}, recs: recs}
+	f, err := decode.NewFile(bytes.NewReader(pf.file()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	rs := f.Records(decode.TimeOrder)
+	maxChunks, n := 0, 0
+	var last uint64
+	for rs.Next() {
+		maxChunks = max(maxChunks, decode.ArenaChunks(rs))
+		if s, ok := rs.Record().(*decode.Sample); ok {
+			if s.Time <= last || s.IP != 0x1000 {
+				t.Fatalf("sample %d at %d (ip %#x) after %d", n, s.Time, s.IP, last)
+			}
+			last = s.Time
+			n++
+		}
+	}
+	if err := rs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	if n != rounds*per {
+		t.Fatalf("%d samples, want %d", n, rounds*per)
+	}
+	// Two rounds of 280 KB span at most four chunks (plus the one being
+	// filled).
+	if maxChunks > 5 {
+		t.Errorf("arena grew to %d chunks", maxChunks)
+	}
+}
+
 // TestAll checks the iter.Seq2 form, early exit, the error pair and that a
 // File has one stream of records.
 func TestAll(t *testing.T) {
