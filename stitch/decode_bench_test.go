@@ -2,7 +2,8 @@ package stitch_test
 
 import (
 	"bytes"
-	"syscall"
+	"runtime"
+	"slices"
 	"testing"
 	"time"
 
@@ -87,15 +88,57 @@ func largeDeferredFile(b *testing.B) []byte {
 	return out.Bytes()
 }
 
-// cpuTime returns the process's user+system CPU time. The benchmarks
-// report it per operation next to the wall time, which on a shared,
-// throttled machine varies far more than the work done.
-func cpuTime() time.Duration {
-	var ru syscall.Rusage
-	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
-		return 0
+// benchPass is one pass over the large deferred file: decode it in time
+// order, with or without stitching, reading every chain or not. It returns
+// the stitcher's statistics when it stitched.
+type benchPass struct {
+	data       []byte
+	withStitch bool
+	withRead   bool
+	sink       uint64
+}
+
+func (p *benchPass) run(b *testing.B) *stitch.Stats {
+	read := func(ips []uint64) {
+		for _, ip := range ips {
+			p.sink += ip
+		}
 	}
-	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
+	f, err := decode.NewFile(bytes.NewReader(p.data))
+	if err != nil {
+		b.Fatal(err)
+	}
+	rs := f.Records(decode.TimeOrder)
+	if !p.withStitch {
+		for rs.Next() {
+			if !p.withRead {
+				continue
+			}
+			switch r := rs.Record().(type) {
+			case *decode.Sample:
+				read(r.Callchain)
+			case *decode.CallchainDeferred:
+				read(r.IPs)
+			}
+		}
+		if err := rs.Err(); err != nil {
+			b.Fatal(err)
+		}
+		return nil
+	}
+	st := stitch.New(rs, stitch.Options{})
+	for st.Next() {
+		if s := st.Event().Sample; s != nil && p.withRead {
+			read(s.Callchain)
+		}
+	}
+	if err := st.Err(); err != nil {
+		b.Fatal(err)
+	}
+	if st.Stats().Count(stitch.Stitched) == 0 {
+		b.Fatal("nothing stitched")
+	}
+	return st.Stats()
 }
 
 // BenchmarkDecodeStitch measures what stitching adds to decoding a large
@@ -103,62 +146,59 @@ func cpuTime() time.Duration {
 // reads every callchain entry and deferred IP once, as any consumer
 // (symbolizer, printer) does; "decode+stitch+read" stitches and then reads
 // the stitched chains. The stitching cost is the difference between the
-// last two (on this machine: see docs/stitching.md), compare cpu-ns/op.
+// last two; "overhead" runs those two passes in turn in every iteration
+// and reports the difference as a percentage of decode+read's CPU time
+// (stitch-%), which holds when the machine's speed drifts between
+// sub-benchmarks (see docs/stitching.md).
 func BenchmarkDecodeStitch(b *testing.B) {
 	data := largeDeferredFile(b)
-	var sink uint64
-	read := func(ips []uint64) {
-		for _, ip := range ips {
-			sink += ip
-		}
-	}
 	run := func(b *testing.B, withStitch, withRead bool) {
 		b.SetBytes(int64(len(data)))
-		var samples uint64
-		var queue int
+		p := &benchPass{data: data, withStitch: withStitch, withRead: withRead}
+		var st *stitch.Stats
 		cpu0 := cpuTime()
 		for b.Loop() {
-			f, err := decode.NewFile(bytes.NewReader(data))
-			if err != nil {
-				b.Fatal(err)
-			}
-			rs := f.Records(decode.TimeOrder)
-			if !withStitch {
-				for rs.Next() {
-					if !withRead {
-						continue
-					}
-					switch r := rs.Record().(type) {
-					case *decode.Sample:
-						read(r.Callchain)
-					case *decode.CallchainDeferred:
-						read(r.IPs)
-					}
-				}
-				continue
-			}
-			st := stitch.New(rs, stitch.Options{})
-			for st.Next() {
-				if s := st.Event().Sample; s != nil && withRead {
-					read(s.Callchain)
-				}
-			}
-			if err := st.Err(); err != nil {
-				b.Fatal(err)
-			}
-			if st.Stats().Count(stitch.Stitched) == 0 {
-				b.Fatal("nothing stitched")
-			}
-			samples = st.Stats().Total()
-			queue = st.Stats().QueueHighWater
+			st = p.run(b)
 		}
 		b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
-		if samples > 0 {
-			b.ReportMetric(float64(samples), "samples/op")
-			b.ReportMetric(float64(queue), "held-max")
+		if st != nil {
+			b.ReportMetric(float64(st.Total()), "samples/op")
+			b.ReportMetric(float64(st.QueueHighWater), "held-max")
 		}
 	}
 	b.Run("decode", func(b *testing.B) { run(b, false, false) })
 	b.Run("decode+read", func(b *testing.B) { run(b, false, true) })
 	b.Run("decode+stitch+read", func(b *testing.B) { run(b, true, true) })
+	b.Run("overhead", func(b *testing.B) {
+		base := &benchPass{data: data, withRead: true}
+		full := &benchPass{data: data, withStitch: true, withRead: true}
+		timed := func(p *benchPass) time.Duration {
+			// Each pass starts on a collected heap: a pass takes a few
+			// milliseconds, and a collection cycle falling into one of a
+			// pair and not the other swamps the difference. (Neither
+			// the decoder nor the Stitcher allocates per record, so no
+			// collection cost is left out.)
+			runtime.GC()
+			c := cpuTime()
+			p.run(b)
+			return cpuTime() - c
+		}
+		var ratios []float64
+		for i := 0; b.Loop(); i++ {
+			var tb, tf time.Duration
+			if i%2 == 0 {
+				tb = timed(base)
+				tf = timed(full)
+			} else {
+				tf = timed(full)
+				tb = timed(base)
+			}
+			ratios = append(ratios, float64(tf)/float64(tb))
+		}
+		// One of a pair may still meet a stall of the (shared) machine
+		// the other did not: the median of the pairs' ratios is what one
+		// pass of each costs.
+		slices.Sort(ratios)
+		b.ReportMetric(100*(ratios[len(ratios)/2]-1), "stitch-%")
+	})
 }

@@ -61,10 +61,9 @@ type Stitcher struct {
 	q        ring
 	pending  map[int32]*waitList // per tid
 	npending int
-	// The wait list looked up last, since a thread's samples and records
-	// tend to come in runs.
-	lastTID int32
-	lastWL  *waitList
+	// recent caches wait lists by tid modulo its size: a thread's samples
+	// and record come close together, among those of a few other threads.
+	recent [waitCacheSize]*waitList
 
 	// Options.CookieOnly: user PCs of thread-less records by cookie, and
 	// their cookies oldest first.
@@ -92,10 +91,14 @@ type Stitcher struct {
 // the cookie of the thread's last matching record. It stays in the map
 // (keeping its storage) until the thread exits.
 type waitList struct {
+	tid        int32
 	e          []*entry
 	lastCookie uint64
 	hasLast    bool
 }
+
+// waitCacheSize is the number of wait lists Stitcher.recent caches.
+const waitCacheSize = 64
 
 // entry is one held item: a sample (buf, copied from the source) or
 // another record (rec, cloned).
@@ -221,12 +224,14 @@ func (s *Stitcher) feed(r decode.Record) bool {
 		e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
 		e.klen = klen
 		e.tid = sampleTID(rec)
-		if ips, ok := s.early[cookie]; ok && s.early != nil && abi == decode.DeferredCookie {
-			// Its thread-less record came first (Options.CookieOnly).
-			s.join(e, ips)
-			s.stats.CookieOnlyStitched++
-			s.push(e)
-			return false
+		if s.early != nil && abi == decode.DeferredCookie {
+			if ips, ok := s.early[cookie]; ok {
+				// Its thread-less record came first (Options.CookieOnly).
+				s.join(e, ips)
+				s.stats.CookieOnlyStitched++
+				s.push(e)
+				return false
+			}
 		}
 		wl := s.waitList(e.tid, true)
 		wl.e = append(wl.e, e)
@@ -383,18 +388,19 @@ func (s *Stitcher) matchCookie(rec *decode.CallchainDeferred) {
 
 // waitList returns the wait list of tid, making it if create is set.
 func (s *Stitcher) waitList(tid int32, create bool) *waitList {
-	if s.lastWL != nil && s.lastTID == tid {
-		return s.lastWL
+	slot := &s.recent[uint32(tid)%waitCacheSize]
+	if wl := *slot; wl != nil && wl.tid == tid {
+		return wl
 	}
 	wl := s.pending[tid]
 	if wl == nil {
 		if !create {
 			return nil
 		}
-		wl = new(waitList)
+		wl = &waitList{tid: tid}
 		s.pending[tid] = wl
 	}
-	s.lastTID, s.lastWL = tid, wl
+	*slot = wl
 	return wl
 }
 
@@ -433,8 +439,8 @@ func (s *Stitcher) release(tid int32, cause int) {
 	wl.e = wl.e[:0]
 	if cause == causeExit {
 		delete(s.pending, tid)
-		if s.lastWL == wl {
-			s.lastWL = nil
+		if slot := &s.recent[uint32(tid)%waitCacheSize]; *slot == wl {
+			*slot = nil
 		}
 	}
 }
@@ -517,6 +523,14 @@ func (s *Stitcher) recycle(e *entry) {
 
 // copySample makes dst a deep copy of src, reusing dst's slices.
 func copySample(dst, src *decode.Sample) {
+	if src.Read.Values == nil && src.Raw == nil && src.Branches == nil && src.BranchCounters == nil &&
+		src.RegsUser == nil && src.StackUser == nil && src.RegsIntr == nil && src.Aux == nil {
+		// The common case: the callchain is the only slice.
+		cc := dst.Callchain
+		*dst = *src
+		dst.Callchain = reuse(cc, src.Callchain)
+		return
+	}
 	cc, rv, raw := dst.Callchain, dst.Read.Values, dst.Raw
 	br, bc := dst.Branches, dst.BranchCounters
 	ru, su, ri, aux := dst.RegsUser, dst.StackUser, dst.RegsIntr, dst.Aux
