@@ -172,6 +172,7 @@ func BenchmarkDecodeStitch(b *testing.B) {
 	b.Run("overhead", func(b *testing.B) {
 		base := &benchPass{data: data, withRead: true}
 		full := &benchPass{data: data, withStitch: true, withRead: true}
+		samples := full.run(b).Total()
 		timed := func(p *benchPass) time.Duration {
 			// Each pass starts on a collected heap: a pass takes a few
 			// milliseconds, and a collection cycle falling into one of a
@@ -183,7 +184,7 @@ func BenchmarkDecodeStitch(b *testing.B) {
 			p.run(b)
 			return cpuTime() - c
 		}
-		var ratios []float64
+		var ratios, bases, diffs []float64
 		for i := 0; b.Loop(); i++ {
 			var tb, tf time.Duration
 			if i%2 == 0 {
@@ -194,11 +195,17 @@ func BenchmarkDecodeStitch(b *testing.B) {
 				tb = timed(base)
 			}
 			ratios = append(ratios, float64(tf)/float64(tb))
+			bases = append(bases, float64(tb))
+			diffs = append(diffs, float64(tf-tb))
 		}
 		// One of a pair may still meet a stall of the (shared) machine
-		// the other did not: the median of the pairs' ratios is what one
-		// pass of each costs.
-		slices.Sort(ratios)
-		b.ReportMetric(100*(ratios[len(ratios)/2]-1), "stitch-%")
+		// the other did not: the medians are what one pass costs.
+		median := func(v []float64) float64 {
+			slices.Sort(v)
+			return v[len(v)/2]
+		}
+		b.ReportMetric(100*(median(ratios)-1), "stitch-%")
+		b.ReportMetric(median(bases), "base-cpu-ns")
+		b.ReportMetric(median(diffs)/float64(samples), "stitch-ns/sample")
 	})
 }
