@@ -28,7 +28,7 @@ type CommonOptions struct {
 	Symfs      string // --symfs: root prefixed to every DSO path
 	Kallsyms   string // --kallsyms: kernel symbols file
 	Maps       string // --maps: folder of PID.maps files (/proc/PID/maps snapshots)
-	BuildIDDir string // --buildid-dir: build-id cache; default $HOME/.debug
+	BuildIDDir string // --buildid-dir: build-id cache; default $HOME/.debug, or Symfs/.debug
 	NoDemangle bool   // --no-demangle
 	// NoInline leaves out the inlined-function frames of DWARF-unwound
 	// (--call-graph dwarf) callchains (perf --no-inline).
@@ -71,7 +71,7 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.StringVar(&o.Symfs, "symfs", "", "look for DSOs and debug files relative to `dir`")
 	fs.StringVar(&o.Kallsyms, "kallsyms", "", "kernel symbols `file` (a copy of /proc/kallsyms)")
 	fs.StringVar(&o.Maps, "maps", "", "`dir` of PID.maps files (copies of /proc/PID/maps) for processes without MMAP records")
-	fs.StringVar(&o.BuildIDDir, "buildid-dir", "", "build-id cache `dir` (default $HOME/.debug)")
+	fs.StringVar(&o.BuildIDDir, "buildid-dir", "", "build-id cache `dir` (default $HOME/.debug, or SYMFS/.debug with --symfs, as perf)")
 	fs.BoolVar(&o.NoDemangle, "no-demangle", false, "print symbol names as they are in the symbol table")
 	fs.BoolVar(&o.NoInline, "no-inline", false, "do not add inlined-function frames to DWARF-unwound (--call-graph dwarf) callchains")
 	fs.BoolVar(&o.NoMergeCallchains, "no-merge-callchains", false, "do not join deferred user callchains to their samples; show both as recorded (perf 6.19)")

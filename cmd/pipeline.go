@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"slices"
 	"strings"
 	"time"
@@ -127,17 +128,11 @@ func (p *pipeline) setup(size int64) error {
 		}
 		p.ranges = r
 	}
-	buildIDDir := o.BuildIDDir
-	if buildIDDir == "" && o.Getenv != nil {
-		if h := o.Getenv("HOME"); h != "" {
-			buildIDDir = h + "/.debug"
-		}
-	}
 	sym, err := symbolize.New(symbolize.Options{
 		Symfs:      o.Symfs,
 		Kallsyms:   o.Kallsyms,
 		MapsDir:    o.Maps,
-		BuildIDDir: buildIDDir,
+		BuildIDDir: buildIDDir(o),
 		NoDemangle: o.NoDemangle,
 		Meta:       &f.Meta,
 	})
@@ -168,6 +163,21 @@ func (p *pipeline) setup(size int64) error {
 		)
 	}
 	return nil
+}
+
+// buildIDDir is the build-id cache to use: --buildid-dir, else the
+// symfs's own .debug (perf skips the local cache when given a symfs:
+// symbol__config_symfs), else $HOME/.debug.
+func buildIDDir(o *CommonOptions) string {
+	switch {
+	case o.BuildIDDir != "":
+		return o.BuildIDDir
+	case o.Symfs != "":
+		return filepath.Join(o.Symfs, ".debug")
+	case o.Getenv != nil && o.Getenv("HOME") != "":
+		return o.Getenv("HOME") + "/.debug"
+	}
+	return ""
 }
 
 // ShowRecords makes Next yield records of these types (after the process

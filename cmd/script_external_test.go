@@ -12,9 +12,8 @@ import (
 // externalKnown lists the external recordings whose perf script text
 // perfstitch does not reproduce yet, with the reason.
 var externalKnown = map[string]string{
-	"piped.header_feautres_group_desc-6.8": "symbolize: perf shows ([unknown]) for kernel addresses of a :u event",
-	"intel_pt-4.14":                        "perf synthesizes samples from Intel PT AUX data; not supported",
-	"weight_struct":                        "raw event default fields data_src and weight are not implemented",
+	"intel_pt-4.14": "perf synthesizes samples from Intel PT AUX data; not supported",
+	"weight_struct": "raw event default fields data_src and weight are not implemented",
 }
 
 // TestScriptExternal runs perfstitch script and script -G on the foreign
@@ -27,6 +26,9 @@ func TestScriptExternal(t *testing.T) {
 	if len(dirs) == 0 {
 		t.Skip("no external recordings")
 	}
+	// The goldens' own isolation (external/README.md): an empty symfs
+	// and no kernel symbols.
+	isolate := []string{"--symfs", t.TempDir(), "--kallsyms", os.DevNull}
 	identical, total := 0, 0
 	for _, data := range dirs {
 		dir := filepath.Dir(data)
@@ -41,7 +43,8 @@ func TestScriptExternal(t *testing.T) {
 			}
 			total++
 			f, out, errOut := testFactory()
-			code := Run(context.Background(), f, append(append([]string{"script"}, v.args...), data))
+			args := append(append([]string{"script"}, isolate...), v.args...)
+			code := Run(context.Background(), f, append(args, data))
 			d := firstDiff(out.Bytes(), want)
 			if code == ExitOK && d == "" {
 				identical++

@@ -2,6 +2,7 @@ package symbolize
 
 import (
 	"bufio"
+	"bytes"
 	"debug/elf"
 	"encoding/hex"
 	"os"
@@ -137,7 +138,8 @@ func (s *Symbolizer) load(d *dso) {
 // build-id cache (binary, then debug file), /usr/lib/debug/PATH.debug,
 // /usr/lib/debug/PATH, /usr/lib/debug/.build-id/xx/rest.debug, the path
 // itself, then PATH's dir/.debug/base. Every path except the build-id cache
-// is below Options.Symfs.
+// is below Options.Symfs. The path itself of a [vdso] the recording gave no
+// build id is, without a symfs, this process's own vDSO (ownVDSOPath).
 func (s *Symbolizer) candidates(d *dso, open func(string) *elfsafe.File) []string {
 	symfs := func(p string) string {
 		if s.opts.Symfs == "" {
@@ -181,7 +183,11 @@ func (s *Symbolizer) candidates(d *dso, open func(string) *elfsafe.File) []strin
 	if d.buildIDHex != "" && len(d.buildIDHex) > 2 {
 		out = append(out, symfs(path.Join("/usr/lib/debug/.build-id", d.buildIDHex[:2], d.buildIDHex[2:]+".debug")))
 	}
-	out = append(out, symfs(name))
+	if d.kind == dsoVDSO && d.buildIDHex == "" && s.opts.Symfs == "" {
+		out = append(out, ownVDSOPath)
+	} else {
+		out = append(out, symfs(name))
+	}
 	if absolute {
 		out = append(out, symfs(path.Join(path.Dir(name), ".debug", path.Base(name))))
 	}
@@ -201,6 +207,18 @@ func (fs *openFiles) open(p string) *elfsafe.File {
 		return f
 	}
 	(*fs)[p] = nil
+	if p == ownVDSOPath {
+		img, err := readOwnVDSO()
+		if err != nil {
+			return nil
+		}
+		f, err := elfsafe.NewNamedFile(bytes.NewReader(img), p)
+		if err != nil {
+			return nil
+		}
+		(*fs)[p] = f
+		return f
+	}
 	if !isRegular(p) {
 		return nil
 	}

@@ -16,7 +16,8 @@ type Options struct {
 	Symfs string
 	// Kallsyms is the kallsyms file for kernel symbols (perf --kallsyms).
 	// When empty, /proc/kallsyms is used only if the recording's
-	// OSRelease (from Meta) is the running kernel's release.
+	// OSRelease (from Meta) is the running kernel's release, and not with
+	// a Symfs (perf tries no local files then: dso__load_kernel_sym).
 	Kallsyms string
 	// MapsDir holds /proc/PID/maps snapshots, as DIR/PID.maps or
 	// DIR/PID/maps, for processes whose MMAP records are missing (started
@@ -113,7 +114,7 @@ func New(opts Options) (*Symbolizer, error) {
 			s.addBuildID(b.Filename, b.ID)
 		}
 	}
-	if s.opts.Kallsyms == "" && runningKernelMatches(opts.Meta) {
+	if s.opts.Kallsyms == "" && s.opts.Symfs == "" && runningKernelMatches(opts.Meta) {
 		s.opts.Kallsyms = "/proc/kallsyms"
 	}
 	s.startPreload()

@@ -57,6 +57,17 @@ func NewFile(r io.ReaderAt) (f *File, err error) {
 	return f, nil
 }
 
+// NewNamedFile reads an ELF image from r, as NewFile does, and makes Name
+// report name (an in-memory image has no path of its own).
+func NewNamedFile(r io.ReaderAt, name string) (*File, error) {
+	f, err := NewFile(r)
+	if err != nil {
+		return nil, err
+	}
+	f.name = name
+	return f, nil
+}
+
 // check rejects a section whose contents would lie past the end of the
 // file, before debug/elf allocates its claimed size.
 func (f *File) check(s *elf.Section) error {
