@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -117,6 +118,9 @@ func (p *pipeline) setup(size int64) error {
 			return fmt.Errorf("event %q is not in the recording (it has: %s)", o.Filter.Event, strings.Join(names, ", "))
 		}
 	}
+	if len(o.Filter.CPUs) > 0 && !f.Header.Pipe && !cpuSampled(f.Attrs) {
+		return errors.New("file does not contain CPU events; remove -C to proceed")
+	}
 	if !o.Filter.Time.IsZero() {
 		var first, last uint64
 		if st := f.Meta.SampleTime; st != nil {
@@ -163,6 +167,23 @@ func (p *pipeline) setup(size int64) error {
 		)
 	}
 	return nil
+}
+
+// cpuSampled reports whether -C can select samples by CPU: perf requires
+// the first event of every event type to sample PERF_SAMPLE_CPU
+// (perf_session__cpu_bitmap).
+func cpuSampled(attrs []*decode.EventAttr) bool {
+	seen := map[decode.AttrType]bool{}
+	for _, a := range attrs {
+		if seen[a.Type] {
+			continue
+		}
+		seen[a.Type] = true
+		if a.SampleType&decode.SampleCPU == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // buildIDDir is the build-id cache to use: --buildid-dir, else the

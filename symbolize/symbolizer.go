@@ -181,7 +181,9 @@ func (s *Symbolizer) thread(pid, tid int32) *thread {
 			return t
 		}
 	}
-	t := &thread{pid: pid, tid: tid, comm: defaultComm(tid)}
+	// perf registers the idle task 0 as "swapper" (machine__idle_thread),
+	// a name its forks inherit like any set comm.
+	t := &thread{pid: pid, tid: tid, comm: defaultComm(tid), commSet: tid == 0}
 	s.threads[tid] = t
 	return t
 }

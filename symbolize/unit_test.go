@@ -304,11 +304,14 @@ func TestProcessModel(t *testing.T) {
 	c := &decode.Comm{RecordCommon: common(20, 20), Comm: "child"}
 	c.Misc |= decode.MiscCommExec
 	s.Observe(c)
+	// Forks of the idle task inherit its name, as perf's do (system-wide
+	// recordings synthesize FORK(1:1):(0:0)).
+	s.Observe(&decode.Fork{RecordCommon: common(1, 1), PPID: 0, PTID: 0})
 
 	for _, tt := range []struct {
 		pid, tid int32
 		comm     string
-	}{{10, 10, "parent"}, {10, 11, "parent"}, {20, 20, "child"}, {30, 31, ":31"}} {
+	}{{10, 10, "parent"}, {10, 11, "parent"}, {20, 20, "child"}, {30, 31, ":31"}, {0, 0, "swapper"}, {1, 1, "swapper"}} {
 		if got := s.Comm(tt.pid, tt.tid); got != tt.comm {
 			t.Errorf("Comm(%d, %d) = %q, want %q", tt.pid, tt.tid, got, tt.comm)
 		}
