@@ -348,3 +348,29 @@ var _ pflag.Value = (*TimeRanges)(nil)
 func (t TimeRanges) Equal(o TimeRanges) bool {
 	return t.raw == o.raw && t.Abs == o.Abs && slices.Equal(t.Percent, o.Percent)
 }
+
+// negatedBool is the --no-X half of a boolean option X: setting it sets
+// X's value negated, so --X and --no-X given together act as perf's one
+// option, where the last one wins.
+type negatedBool struct{ target *bool }
+
+// String returns the negation of the target's value.
+func (n negatedBool) String() string {
+	if n.target == nil {
+		return "false"
+	}
+	return strconv.FormatBool(!*n.target)
+}
+
+// Set parses a boolean and stores its negation in the target.
+func (n negatedBool) Set(s string) error {
+	v, err := strconv.ParseBool(s)
+	if err != nil {
+		return err
+	}
+	*n.target = !v
+	return nil
+}
+
+// Type names the value for help output.
+func (negatedBool) Type() string { return "bool" }

@@ -201,6 +201,10 @@ func buildIDDir(o *CommonOptions) string {
 	return ""
 }
 
+// ThreadComm returns the command thread tid has in the process model so
+// far: at the end of the input, its last one.
+func (p *pipeline) ThreadComm(tid int32) string { return p.sym.Comm(-1, tid) }
+
 // ShowRecords makes Next yield records of these types (after the process
 // model has seen them, except EXIT, which perf prints first).
 func (p *pipeline) ShowRecords(types ...decode.RecordType) {

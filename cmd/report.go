@@ -46,7 +46,6 @@ func NewCmdReport(f *Factory, runF func(*ReportOptions) error) *cobra.Command {
 		callGraph string
 		inverted  bool
 		stdio     bool
-		noChild   bool
 		pctLimit  string
 	)
 	cmd := &cobra.Command{
@@ -79,9 +78,6 @@ json gives the rows and call graphs as data.`,
 				opts.Order = output.OrderCaller
 			}
 			opts.CallGraphSet = c.Flags().Changed("call-graph") && opts.CallGraph != output.CallGraphNone
-			if noChild {
-				opts.Children = false
-			}
 			if pctLimit != "" {
 				v, err := strconv.ParseFloat(strings.TrimSuffix(pctLimit, "%"), 64)
 				if err != nil || v < 0 || v > 100 {
@@ -111,7 +107,8 @@ json gives the rows and call graphs as data.`,
 	fs.BoolVar(&stdio, "stdio", false, "same as --format perf")
 	fs.StringVarP(&sortKeys, "sort", "s", "comm,dso,sym", "sort keys, comma-separated: comm, pid, dso, sym")
 	fs.BoolVar(&opts.Children, "children", true, "accumulate callees' weight into their callers (needs callchains)")
-	fs.BoolVar(&noChild, "no-children", false, "show self weight only")
+	fs.Var(negatedBool{&opts.Children}, "no-children", "show self weight only")
+	fs.Lookup("no-children").NoOptDefVal = "true"
 	fs.StringVarP(&callGraph, "call-graph", "g", "graph,0.5", "call graphs as `mode[,threshold[,order]]`: mode graph, fractal, flat, folded or none; threshold in percent; order caller or callee")
 	fs.BoolVarP(&inverted, "inverted", "G", false, "print call graphs in caller order")
 	fs.StringVar(&pctLimit, "percent-limit", "", "hide rows (and call-graph branches) below this `percent`")
@@ -170,6 +167,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		CallGraphLimit: opts.GraphLimit,
 		Order:          opts.Order,
 		PercentLimit:   opts.PercentLimit,
+		ThreadComm:     p.ThreadComm,
 		// perf's pipe-mode quirk only where perf's text is wanted.
 		Pipe: p.File().Header.Pipe && format == output.TablePerf,
 	})

@@ -52,6 +52,10 @@ func TestNewCmdReport(t *testing.T) {
 			want: ReportOptions{Format: output.TablePerf, FormatSet: true, Children: true, CallGraph: output.CallGraphFolded, GraphLimit: 2, Order: output.OrderCallee, Sort: []output.SortKey{output.SortSym, output.SortPID}, CallGraphSet: true}},
 		{args: "-G --percent-limit 5 -g none --format json",
 			want: ReportOptions{Format: output.TableJSON, FormatSet: true, Children: true, CallGraph: output.CallGraphNone, GraphLimit: 5, PercentLimit: 5, Order: output.OrderCaller, Sort: output.DefaultSortKeys()}},
+		// --children and --no-children are one option: the last wins.
+		{args: "--no-children --children", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
+		{args: "--children --no-children", want: ReportOptions{GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
+		{args: "--no-children=false", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
 		{args: "--sort bogus", wantErr: `--sort: unknown sort key "bogus"`},
 		{args: "-g wiggly", wantErr: `--call-graph: unknown call-graph mode "wiggly"`},
 		{args: "--percent-limit lots", wantErr: `--percent-limit: "lots" is not a percentage`},

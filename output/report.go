@@ -122,6 +122,12 @@ type ReportOptions struct {
 	// PercentLimit hides rows whose overhead (children overhead with
 	// Children) is below this percentage.
 	PercentLimit float64
+	// ThreadComm, if set, returns the command a thread has at the end of
+	// the input. perf prints it in the pid column (thread__comm_str at
+	// output time), where the comm column shows the command at the
+	// sample; the two differ for a process that exec'd. Without it the
+	// pid column shows the command of the row's first sample.
+	ThreadComm func(tid int32) string
 	// Pipe says the input is a pipe-mode stream. perf 6.1 decides about
 	// --children before it sees the stream's events, finds no callchains
 	// and prints self overhead only (in caller order); Pipe reproduces

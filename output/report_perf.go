@@ -64,8 +64,11 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 	commW, pidW, dsoW, symW := len("Command"), len(pidHeader), len("Shared Object"), len("Symbol")
 	unresolved := false
 	for _, he := range rows {
-		commW = max(commW, len(he.comm))
-		pidW = max(pidW, len(he.comm)+8)
+		// perf sizes both columns by the thread's command at the end
+		// (thread__comm_len), not by the row's own.
+		n := len(r.threadComm(he))
+		commW = max(commW, n)
+		pidW = max(pidW, n+8)
 		if he.dso != "" {
 			dsoW = max(dsoW, len(he.dso))
 		}
@@ -82,10 +85,13 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 	for _, k := range r.opts.Sort {
 		switch k {
 		case SortComm:
-			cols = append(cols, column{header: "Command", width: commW, pad: true, text: func(he *histEntry) string { return he.comm }})
+			cols = append(cols, column{header: "Command", width: commW, pad: true, text: func(he *histEntry) string {
+				// perf prints at most the column's width ("%-*.*s").
+				return he.comm[:min(len(he.comm), commW)]
+			}})
 		case SortPID:
 			cols = append(cols, column{header: pidHeader, width: pidW, pad: true, text: func(he *histEntry) string {
-				return padLeft(strconv.Itoa(int(he.tid)), 7) + ":" + he.comm
+				return padLeft(strconv.Itoa(int(he.tid)), 7) + ":" + r.threadComm(he)
 			}})
 		case SortDSO:
 			cols = append(cols, column{header: "Shared Object", width: dsoW, pad: true, text: (*histEntry).dsoText})
@@ -94,6 +100,16 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 		}
 	}
 	return cols
+}
+
+// threadComm is the command of he's thread at the end of the input, as
+// perf prints it for the pid key (ReportOptions.ThreadComm), else the
+// row's own.
+func (r *Report) threadComm(he *histEntry) string {
+	if r.opts.ThreadComm != nil {
+		return r.opts.ThreadComm(he.tid)
+	}
+	return he.comm
 }
 
 func padLeft(s string, w int) string {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -169,6 +170,37 @@ func TestReportChildrenDedup(t *testing.T) {
 	}
 	if d := cmp.Diff(want, got); d != "" {
 		t.Errorf("children/self per row (-want +got):\n%s", d)
+	}
+}
+
+// TestReportThreadComm checks perf's use of a thread's last command: the
+// pid column prints it, and both the comm and pid columns are as wide as
+// the longest of them, so a longer command at the sample is cut. Thread 10
+// was "app" at its samples and exec'd "a" later; thread 11 became
+// "worker-renamed".
+func TestReportThreadComm(t *testing.T) {
+	last := map[int32]string{10: "a", 11: "worker-renamed"}
+	for _, sort := range [][]SortKey{{SortPID}, {SortComm}} {
+		r := NewReport(ReportOptions{Sort: sort, CallGraph: CallGraphNone, ThreadComm: func(tid int32) string { return last[tid] }})
+		r.Add(testEvent(cpuClock, 10, "app", 300, fLeaf, fMain))
+		r.Add(testEvent(cpuClock, 11, "app-worker-with-a-long-name", 100, fWork, fMain))
+		var buf bytes.Buffer
+		if err := r.Write(&buf, TablePerf); err != nil {
+			t.Fatal(err)
+		}
+		var rows []string
+		for _, l := range strings.Split(buf.String(), "\n") {
+			if strings.Contains(l, "%") && !strings.HasPrefix(l, "#") {
+				rows = append(rows, l)
+			}
+		}
+		want := map[SortKey][]string{
+			SortPID:  {"    75.00%       10:a             ", "    25.00%       11:worker-renamed"},
+			SortComm: {"    75.00%  app           ", "    25.00%  app-worker-wit"},
+		}[sort[0]]
+		if d := cmp.Diff(want, rows); d != "" {
+			t.Errorf("sort %v rows (-want +got):\n%s", sort, d)
+		}
 	}
 }
 
