@@ -2,6 +2,9 @@ package symbolize
 
 import (
 	"debug/elf"
+	"encoding/binary"
+	"os"
+	"path/filepath"
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/elfsafe"
@@ -11,9 +14,12 @@ import (
 // + PERF_SAMPLE_STACK_USER) with the .eh_frame/.debug_frame CFI of each
 // DSO, following perf 6.1's unwind-libunwind-local.c over libunwind 1.6:
 // the first entry is the sampled user IP, each caller is its return
-// address minus one, at most max-stack entries; stack reads outside the
-// copied stack yield 0 (perf's access_mem), so an unwind that runs off the
-// copy ends in a frame whose address prints as ffffffffffffffff.
+// address minus one, at most max-stack entries. Registers are tracked as
+// libunwind's locations and read only when used. Memory outside the copied
+// stack is read as perf's access_dso_mem does: an address in no mapping
+// fails and ends the walk, one in a mapping whose file cannot be read gives
+// 0, so a walk that reads a return address from the rest of the stack
+// ends in a frame whose address prints as ffffffffffffffff.
 
 // x86-64 perf register numbers (arch/x86/include/uapi/asm/perf_regs.h)
 // of the DWARF registers 0-16: rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp,
@@ -30,11 +36,20 @@ const (
 // maxUnwindBytes bounds the copied-stack bytes an unwind looks at.
 const maxUnwindBytes = 1 << 20
 
+// maxFrameGuess is how far above the CFA libunwind's frame-pointer guess
+// accepts rbp.
+const maxFrameGuess = 0x4000
+
 // unwindState is the Symbolizer's unwinding state: CFI tables by DSO and
 // scratch space reused across samples.
 type unwindState struct {
 	cfi map[*dso]*cfiTable   // nil value: the DSO has no usable CFI
 	inl map[*dso]*inlineInfo // nil value: no DWARF for inline frames
+	// data is the file perf reads a DSO's memory from ("": none).
+	data map[*dso]string
+	// snap holds every mapping of a process's maps snapshot, data
+	// included, for memory reads (nil value: no snapshot).
+	snap map[int32]*addrSpace
 	// noInline leaves the inline frames out (perf --no-inline).
 	noInline bool
 	ips      []uint64
@@ -45,45 +60,85 @@ type unwindState struct {
 // unwound from a user stack copy are limited to it separately.
 func (s *Symbolizer) SetMaxStack(n int) { s.opts.MaxStack = n }
 
+// Location kinds of a register (libunwind's dwarf_loc_t).
+const (
+	locVal  uint8 = iota // the value itself: a sample register, a val rule's result
+	locMem               // saved in memory at the address
+	locNull              // not recoverable: reading it fails
+)
+
+// regLoc is where a register of a frame is found.
+type regLoc struct {
+	kind uint8
+	v    uint64 // the value (locVal) or its address (locMem)
+}
+
+// memStatus is the result of a memory read as libunwind sees perf's
+// access_mem return value: negative fails, anything else succeeds.
+type memStatus int8
+
+const (
+	memFail memStatus = -1 // no mapping at the address
+	memOK   memStatus = 0  // read from the stack copy or the mapping's file
+	memZero memStatus = 1  // mapped, but the file cannot be read there: 0
+)
+
 // unwindFrame is the register state of one frame during an unwind.
 type unwindFrame struct {
-	regs  [cfiRegs]uint64
-	cfa   uint64 // the stack pointer of this frame
-	ip    uint64
-	stack []byte
-	sp0   uint64 // address of stack[0]
+	locs    [cfiRegs]regLoc
+	cfa     uint64 // the stack pointer of this frame
+	ip      uint64
+	usePrev bool // ip is a return address: look up the CFI of ip-1
+	stack   []byte
+	sp0     uint64 // address of stack[0]
+	// mem reads the word at an address outside the stack copy; nil: no
+	// address is mapped.
+	mem func(addr uint64) (uint64, memStatus)
 }
 
-// reg returns DWARF register n of the frame (rsp is the CFA, rip the IP).
-func (f *unwindFrame) reg(n uint64) uint64 {
+// reg returns DWARF register n of the frame as libunwind's unw_get_reg
+// does (rsp is the CFA, rip the IP); ok is false when it cannot be read.
+func (f *unwindFrame) reg(n uint64) (uint64, bool) {
 	switch {
 	case n == dwarfRSP:
-		return f.cfa
+		return f.cfa, true
 	case n == dwarfRIP:
-		return f.ip
+		return f.ip, true
 	case n < cfiRegs:
-		return f.regs[n]
+		return f.load(f.locs[n])
 	}
-	return 0
+	return 0, false
 }
 
-// read returns the word at addr from the stack copy, 0 outside it. Like
-// perf's access_mem, the last word of the copy is treated as outside.
-func (f *unwindFrame) read(addr uint64) uint64 {
-	if addr < f.sp0 || addr+8 < addr {
-		return 0
+// load returns the value at location l (libunwind's dwarf_get).
+func (f *unwindFrame) load(l regLoc) (uint64, bool) {
+	switch l.kind {
+	case locVal:
+		return l.v, true
+	case locMem:
+		v, st := f.read(l.v)
+		return v, st >= 0
 	}
-	off := addr - f.sp0
-	if off+8 >= uint64(len(f.stack)) {
-		return 0
-	}
-	return uint64(f.stack[off]) | uint64(f.stack[off+1])<<8 | uint64(f.stack[off+2])<<16 |
-		uint64(f.stack[off+3])<<24 | uint64(f.stack[off+4])<<32 | uint64(f.stack[off+5])<<40 |
-		uint64(f.stack[off+6])<<48 | uint64(f.stack[off+7])<<56
+	return 0, false
 }
 
-// userRegs returns the DWARF register values of a sample's user registers
-// (by the attr's sample_regs_user mask) and whether IP and SP are present.
+// read returns the word at addr (perf's access_mem): from the stack copy,
+// whose last word counts as outside, else through f.mem.
+func (f *unwindFrame) read(addr uint64) (uint64, memStatus) {
+	if addr+8 < addr {
+		return 0, memFail
+	}
+	if addr >= f.sp0 && addr-f.sp0+8 < uint64(len(f.stack)) {
+		return binary.LittleEndian.Uint64(f.stack[addr-f.sp0:]), memOK
+	}
+	if f.mem == nil {
+		return 0, memFail
+	}
+	return f.mem(addr)
+}
+
+// userRegs returns the first frame of a sample's user registers (by the
+// attr's sample_regs_user mask); ok is false without IP and SP.
 func userRegs(ds *decode.Sample) (f unwindFrame, ok bool) {
 	if ds.Attr == nil || ds.RegsUserABI == 0 || len(ds.RegsUser) == 0 {
 		return f, false
@@ -105,7 +160,11 @@ func userRegs(ds *decode.Sample) (f unwindFrame, ok bool) {
 		return f, false
 	}
 	for d, p := range dwarfToPerfReg {
-		f.regs[d] = perf[p]
+		if have&(1<<p) != 0 {
+			f.locs[d] = regLoc{kind: locVal, v: perf[p]}
+		} else {
+			f.locs[d] = regLoc{kind: locNull} // perf's access_reg fails
+		}
 	}
 	f.ip = perf[ipBit]
 	f.cfa = perf[spBit]
@@ -131,17 +190,13 @@ func (s *Symbolizer) unwindUser(ds *decode.Sample, ev *Event, maxStack int) {
 	}
 	n := min(ds.StackUserDyn, uint64(len(ds.StackUser)), maxUnwindBytes)
 	f.stack = ds.StackUser[:n]
+	pid := ds.PID
+	f.mem = func(addr uint64) (uint64, memStatus) { return s.readMapped(pid, addr) }
 	if maxStack <= 0 {
 		maxStack = 1 << 16
 	}
 	ips := append(s.unw.ips[:0], f.ip)
-	usePrev := false
-	for len(ips) < maxStack {
-		next, ok := s.unwindStep(ds.PID, &f, usePrev)
-		if !ok {
-			break
-		}
-		usePrev = next
+	for len(ips) < maxStack && s.unwindStep(pid, &f) {
 		ips = append(ips, f.ip-1)
 	}
 	s.unw.ips = ips
@@ -162,98 +217,298 @@ func (s *Symbolizer) unwindUser(ds *decode.Sample, ev *Event, maxStack int) {
 	}
 }
 
-// unwindStep moves f to its caller (libunwind's unw_step); ok is false
-// when the unwind ends. usePrev says whether f.ip is a return address
-// (the rules of ip-1 apply); next is the same for the caller.
-func (s *Symbolizer) unwindStep(pid int32, f *unwindFrame, usePrev bool) (next, ok bool) {
+// unwindStep moves f to its caller as libunwind's x86-64 unw_step does; it
+// reports whether that gave a frame (false: the walk ends). Code without
+// CFI in a DSO that has some is stepped by the frame-chain fallback.
+func (s *Symbolizer) unwindStep(pid int32, f *unwindFrame) bool {
 	pc := f.ip
-	if usePrev {
+	if f.usePrev {
 		pc--
 	}
 	m := s.userMap(pid, pc)
 	if m == nil || m.identity {
-		return false, false
+		return false
 	}
 	t := s.cfiFor(m.dso)
 	if t == nil {
-		return false, false
+		return false
 	}
 	vpc := m.mapIP(pc)
 	fd := t.find(vpc)
 	if fd == nil {
-		return true, fpStep(f)
+		return fallbackStep(f)
 	}
 	row, err := fd.row(vpc)
 	if err != nil {
-		return false, false
+		return false
 	}
-	var cfa uint64
-	if row.cfaExpr != nil {
-		v, ok := evalExpr(row.cfaExpr, f)
-		if !ok {
-			return false, false
-		}
-		cfa = v
-	} else {
-		cfa = f.reg(uint64(row.cfaReg)) + uint64(row.cfaOff)
-	}
-	var regs [cfiRegs]uint64
-	undefinedRA := false
-	for i := range regs {
-		rule := row.regs[i]
-		switch rule.kind {
-		case ruleSame:
-			regs[i] = f.reg(uint64(i))
-		case ruleUndefined:
-			if uint64(i) == fd.cie.raReg {
-				undefinedRA = true
-			}
-		case ruleOffset:
-			regs[i] = f.read(cfa + uint64(rule.off))
-		case ruleValOffset:
-			regs[i] = cfa + uint64(rule.off)
-		case ruleRegister:
-			regs[i] = f.reg(uint64(rule.reg))
-		case ruleExpr:
-			a, ok := evalExpr(rule.expr, f, cfa)
-			if !ok {
-				return false, false
-			}
-			regs[i] = f.read(a)
-		case ruleValExpr:
-			v, ok := evalExpr(rule.expr, f, cfa)
-			if !ok {
-				return false, false
-			}
-			regs[i] = v
-		}
-	}
-	if undefinedRA || fd.cie.raReg >= cfiRegs {
-		// An undefined return address marks the outermost frame.
-		return false, false
-	}
-	prevIP, prevCFA := f.ip, f.cfa
-	f.ip = regs[fd.cie.raReg]
-	f.regs = regs
-	f.cfa = cfa
-	if f.ip == prevIP && f.cfa == prevCFA {
-		return false, false
-	}
-	return !fd.cie.signal, true
+	f.usePrev = !fd.cie.signal
+	return cfiStep(f, &row, fd.cie.raReg)
 }
 
-// fpStep is libunwind's x86-64 fallback for code without CFI: assume a
-// frame-pointer frame at rbp, unless rbp does not look like one.
-func fpStep(f *unwindFrame) bool {
-	rbp := f.regs[dwarfRBP]
-	if rbp == 0 || rbp <= f.cfa || rbp-f.cfa > 0x4000 {
+// cfiStep applies the CFI row of f's code to f (libunwind's
+// apply_reg_state and the checks unw_step makes after it).
+func cfiStep(f *unwindFrame, row *cfiRow, raReg uint64) bool {
+	var cfa uint64
+	switch {
+	case row.cfaExpr != nil:
+		// libunwind pushes a dummy 0 before a CFA expression.
+		v, ok := evalExpr(row.cfaExpr, f, 0)
+		if !ok {
+			return false
+		}
+		cfa = v
+	default:
+		v, ok := f.reg(uint64(row.cfaReg))
+		if !ok {
+			return false
+		}
+		cfa = v + uint64(row.cfaOff)
+	}
+	locs := f.locs
+	for i := range locs {
+		rule := row.regs[i]
+		switch rule.kind {
+		case ruleUndefined:
+			locs[i] = regLoc{kind: locNull}
+		case ruleOffset:
+			locs[i] = regLoc{kind: locMem, v: cfa + uint64(rule.off)}
+		case ruleValOffset:
+			locs[i] = regLoc{kind: locVal, v: cfa + uint64(rule.off)}
+		case ruleRegister:
+			// The location of the other register, as already updated
+			// for lower numbers (libunwind copies in place).
+			if rule.reg < cfiRegs {
+				locs[i] = locs[rule.reg]
+			} else {
+				locs[i] = regLoc{kind: locNull}
+			}
+		case ruleExpr, ruleValExpr:
+			v, ok := evalExpr(rule.expr, f, cfa)
+			if !ok {
+				return false
+			}
+			locs[i] = regLoc{kind: locMem, v: v}
+			if rule.kind == ruleValExpr {
+				locs[i].kind = locVal
+			}
+		}
+	}
+	if raReg >= cfiRegs {
 		return false
 	}
 	prevIP, prevCFA := f.ip, f.cfa
-	f.regs[dwarfRBP] = f.read(rbp)
-	f.ip = f.read(rbp + 8)
-	f.cfa = rbp + 16
-	return !(f.ip == prevIP && f.cfa == prevCFA)
+	f.locs = locs
+	f.cfa = cfa
+	if locs[raReg].kind == locNull {
+		// An undefined return address marks the outermost frame.
+		return false
+	}
+	ip, ok := f.load(locs[raReg])
+	if !ok {
+		return false
+	}
+	f.ip = ip
+	if f.ip == prevIP && f.cfa == prevCFA {
+		return false
+	}
+	// The x86-64 ABI ends the chain at an undefined rbp too.
+	return locs[dwarfRBP].kind != locNull
+}
+
+// fallbackStep is libunwind 1.6's x86-64 step for code without CFI (not
+// a signal frame): a PLT entry pops the return address; else a frame
+// pointer frame at rbp is assumed, checked only for rbp lying at most
+// 16 KiB above the CFA, and the CFA moves up by 16 whatever rbp is.
+func fallbackStep(f *unwindFrame) bool {
+	prevIP, prevCFA := f.ip, f.cfa
+	result := true // libunwind's ret > 0
+	invalidPrev := false
+	switch {
+	case isPLTEntry(f):
+		f.locs[dwarfRIP] = regLoc{kind: locMem, v: f.cfa}
+		f.cfa += 8
+	case f.locs[dwarfRBP].kind == locNull:
+		f.locs = nullLocs()
+	default:
+		rbp, ok := f.load(f.locs[dwarfRBP])
+		if !ok {
+			return false
+		}
+		_, st := f.read(prevIP)
+		invalidPrev = st != memOK
+		null := regLoc{kind: locNull}
+		rbpLoc, rspLoc, ripLoc := null, null, null
+		if rbp != 0 || invalidPrev {
+			fixed := false
+			if invalidPrev {
+				// A call through a bad pointer: the return address may
+				// still be at the sampled rsp.
+				result = false
+				if rsp, ok := f.load(f.locs[dwarfRSP]); ok {
+					if ip, st := f.read(rsp); st == memOK {
+						if _, st := f.read(ip); st == memOK {
+							fixed = true
+							f.cfa += 8
+							rbpLoc = regLoc{kind: locMem, v: rbp}
+							rspLoc = regLoc{kind: locMem, v: rsp}
+							ripLoc = regLoc{kind: locMem, v: rsp}
+						}
+					}
+				}
+			}
+			if !fixed {
+				rbpLoc = regLoc{kind: locMem, v: rbp}
+				ripLoc = regLoc{kind: locMem, v: rbp + 8}
+				_, st := f.read(rbp)
+				result = st > memOK
+				if st < memOK || rbp < f.cfa || rbp-f.cfa > maxFrameGuess {
+					rbpLoc, ripLoc = null, null
+				}
+				f.cfa += 16
+			}
+		}
+		f.locs = nullLocs()
+		f.locs[dwarfRBP], f.locs[dwarfRSP], f.locs[dwarfRIP] = rbpLoc, rspLoc, ripLoc
+		f.usePrev = true
+	}
+	if f.locs[dwarfRBP].kind == locNull && !invalidPrev {
+		return false
+	}
+	if f.locs[dwarfRIP].kind != locNull {
+		ip, ok := f.load(f.locs[dwarfRIP])
+		if !ok {
+			return false
+		}
+		f.ip = ip
+		result = true
+	} else {
+		f.ip = 0
+	}
+	if f.ip == prevIP && f.cfa == prevCFA {
+		return false
+	}
+	return result
+}
+
+// nullLocs returns a register set with every location unknown.
+func nullLocs() (l [cfiRegs]regLoc) {
+	for i := range l {
+		l[i].kind = locNull
+	}
+	return l
+}
+
+// isPLTEntry reports whether f.ip is at a lazy-binding PLT entry:
+// jmp *disp(%rip); push $n; jmp (libunwind's is_plt_entry).
+func isPLTEntry(f *unwindFrame) bool {
+	w0, st0 := f.read(f.ip)
+	if st0 < memOK {
+		return false
+	}
+	w1, st1 := f.read(f.ip + 8)
+	if st1 < memOK {
+		return false
+	}
+	return w0&0xffff == 0x25ff && (w0>>48)&0xff == 0x68 && (w1>>24)&0xff == 0xe9
+}
+
+// readMapped reads the word at addr of pid outside its stack copy as
+// perf's access_dso_mem does: from the file of the mapping at addr.
+func (s *Symbolizer) readMapped(pid int32, addr uint64) (uint64, memStatus) {
+	m := s.userMap(pid, addr)
+	if m == nil {
+		m = s.dataSnapshot(pid).find(addr)
+	}
+	if m == nil {
+		return 0, memFail
+	}
+	if m.identity || m.dso == nil || m.dso.kind != dsoUser {
+		return 0, memZero
+	}
+	p := s.dataFile(m.dso)
+	if p == "" {
+		return 0, memZero
+	}
+	fh, err := os.Open(p)
+	if err != nil {
+		return 0, memZero
+	}
+	defer fh.Close()
+	var b [8]byte
+	off := m.mapIP(addr)
+	if off > 1<<62 {
+		return 0, memZero
+	}
+	if n, _ := fh.ReadAt(b[:], int64(off)); n != len(b) {
+		return 0, memZero
+	}
+	return binary.LittleEndian.Uint64(b[:]), memOK
+}
+
+// dataSnapshot returns all mappings of pid's maps snapshot, or nil. The
+// symbolizer takes only the executable ones from a snapshot; memory reads
+// also need the data mappings (the stack above the copy) that perf's
+// --call-graph dwarf recordings carry as MMAP2 records.
+func (s *Symbolizer) dataSnapshot(pid int32) *addrSpace {
+	if s.opts.MapsDir == "" {
+		return nil
+	}
+	if as, ok := s.unw.snap[pid]; ok {
+		return as
+	}
+	if s.unw.snap == nil {
+		s.unw.snap = map[int32]*addrSpace{}
+	}
+	var as *addrSpace
+	if p := mapsSnapshotPath(s.opts.MapsDir, pid); p != "" {
+		// A snapshot that does not parse is reported by snapshot().
+		if entries, err := ReadMapsFile(p); err == nil {
+			as = &addrSpace{}
+			for _, e := range entries {
+				name := e.Path
+				if name == "" {
+					name = "//anon"
+				}
+				as.insert(s.userMapping(name, e.Start, e.End, e.Offset, pid, false))
+			}
+		}
+	}
+	s.unw.snap[pid] = as
+	return as
+}
+
+// dataFile returns the file perf reads d's memory from (dso__data_open):
+// the build-id cache, else the DSO's path under the symfs; "" if neither
+// is a regular file.
+func (s *Symbolizer) dataFile(d *dso) string {
+	if p, ok := s.unw.data[d]; ok {
+		return p
+	}
+	if s.unw.data == nil {
+		s.unw.data = map[*dso]string{}
+	}
+	var p string
+	if d.buildIDHex != "" && len(d.buildIDHex) > 2 && s.opts.BuildIDDir != "" {
+		link := filepath.Join(s.opts.BuildIDDir, ".build-id", d.buildIDHex[:2], d.buildIDHex[2:])
+		for _, c := range []string{link, filepath.Join(link, "elf")} {
+			if isRegular(c) {
+				p = c
+				break
+			}
+		}
+	}
+	if p == "" {
+		c := d.name
+		if s.opts.Symfs != "" {
+			c = filepath.Join(s.opts.Symfs, c)
+		}
+		if isRegular(c) {
+			p = c
+		}
+	}
+	s.unw.data[d] = p
+	return p
 }
 
 // cfiFor returns the CFI of d: .eh_frame of the DSO's binary, else

@@ -10,7 +10,8 @@ const maxExprStack = 64
 // evalExpr evaluates a DWARF location expression of a CFI rule with the
 // registers of frame f and memory read through f.read; initial values are
 // pushed first (the CFA for DW_CFA_expression rules). ok is false when
-// the expression is malformed or uses an unsupported operation.
+// the expression is malformed, uses an unsupported operation, or reads a
+// register or memory word that cannot be read.
 func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool) {
 	stack := make([]uint64, 0, 8)
 	stack = append(stack, initial...)
@@ -41,17 +42,29 @@ func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool
 			push(uint64(op - 0x30))
 			continue
 		case op >= 0x50 && op <= 0x6f: // reg0..reg31
-			push(f.reg(uint64(op - 0x50)))
+			v, ok := f.reg(uint64(op - 0x50))
+			if !ok {
+				return 0, false
+			}
+			push(v)
 			continue
 		case op >= 0x70 && op <= 0x8f: // breg0..breg31
-			push(f.reg(uint64(op-0x70)) + uint64(r.sleb()))
+			v, ok := f.reg(uint64(op - 0x70))
+			if !ok {
+				return 0, false
+			}
+			push(v + uint64(r.sleb()))
 			continue
 		}
 		switch op {
 		case 0x03: // addr
 			push(r.u64())
 		case 0x06: // deref
-			push(f.read(pop()))
+			v, st := f.read(pop())
+			if st < memOK {
+				return 0, false
+			}
+			push(v)
 		case 0x08: // const1u
 			push(uint64(r.u8()))
 		case 0x09: // const1s
@@ -186,10 +199,17 @@ func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool
 				return 0, false
 			}
 		case 0x90: // regx
-			push(f.reg(r.uleb()))
+			v, ok := f.reg(r.uleb())
+			if !ok {
+				return 0, false
+			}
+			push(v)
 		case 0x92: // bregx
-			reg := r.uleb()
-			push(f.reg(reg) + uint64(r.sleb()))
+			v, ok := f.reg(r.uleb())
+			if !ok {
+				return 0, false
+			}
+			push(v + uint64(r.sleb()))
 		case 0x96: // nop
 		default:
 			return 0, false

@@ -134,8 +134,9 @@ func TestCFIMalformed(t *testing.T) {
 }
 
 func TestEvalExpr(t *testing.T) {
-	f := &unwindFrame{cfa: 0x7000, ip: 0x1234, stack: make([]byte, 64), sp0: 0x7000}
-	f.regs[dwarfRBP] = 0x7010
+	f := &unwindFrame{cfa: 0x7000, ip: 0x1234, stack: make([]byte, 64), sp0: 0x7000, mem: testMem}
+	f.locs[dwarfRBP] = regLoc{kind: locVal, v: 0x7010}
+	f.locs[3] = regLoc{kind: locNull} // rbx
 	binary.LittleEndian.PutUint64(f.stack[16:], 0xabcdef)
 	tests := []struct {
 		name    string
@@ -148,7 +149,10 @@ func TestEvalExpr(t *testing.T) {
 		{"plt", []byte{0x77, 0x08, 0x80, 0x00, 0x3f, 0x1a, 0x3b, 0x2a, 0x33, 0x24, 0x22}, nil, 0x7008, true},
 		{"breg6 deref", []byte{0x76, 0x00, 0x06}, nil, 0xabcdef, true},
 		{"initial cfa plus", []byte{0x23, 0x10}, []uint64{0x7000}, 0x7010, true},
-		{"out of stack reads 0", []byte{0x0c, 0, 0, 1, 0, 0x06}, nil, 0, true},
+		{"unreadable mapping reads 0", []byte{0x0c, 0, 0, 1, 0, 0x06}, nil, 0, true},
+		{"mapped file", []byte{0x0c, 0, 0, 0x40, 0, 0x06}, nil, 0x400000 ^ testFileWord, true},
+		{"unmapped read fails", []byte{0x0c, 0, 0, 0, 1, 0x06}, nil, 0, false},
+		{"null register fails", []byte{0x73, 0x00}, nil, 0, false},
 		{"bra loop bounded", []byte{0x31, 0x28, 0xfd, 0xff}, nil, 0, false},
 		{"empty stack", []byte{0x22}, nil, 0, false},
 		{"division by zero", []byte{0x31, 0x30, 0x1b}, nil, 0, false},
@@ -164,23 +168,43 @@ func TestEvalExpr(t *testing.T) {
 	}
 }
 
+// testFileWord is what testMem reads from its "file" mapping, xor the
+// address.
+const testFileWord = 0x5a5a5a5a
+
+// testMem is a memory map for unwinder tests: [0x10000, 0x20000) is mapped
+// without a readable file, [0x400000, 0x500000) reads testFileWord^addr,
+// the rest is not mapped.
+func testMem(addr uint64) (uint64, memStatus) {
+	switch {
+	case addr >= 0x10000 && addr < 0x20000:
+		return 0, memZero
+	case addr >= 0x400000 && addr < 0x500000:
+		return testFileWord ^ addr, memOK
+	}
+	return 0, memFail
+}
+
 func TestStackRead(t *testing.T) {
-	f := &unwindFrame{stack: make([]byte, 32), sp0: 0x1000}
+	f := &unwindFrame{stack: make([]byte, 32), sp0: 0x1000, mem: testMem}
 	for i := range f.stack {
 		f.stack[i] = byte(i + 1)
 	}
 	tests := []struct {
 		addr, want uint64
+		st         memStatus
 	}{
-		{0x1000, 0x0807060504030201},
-		{0x1010, 0x1817161514131211},
-		{0x1018, 0}, // the last word counts as outside (perf's access_mem)
-		{0xfff, 0},
-		{^uint64(3), 0},
+		{0x1000, 0x0807060504030201, memOK},
+		{0x1010, 0x1817161514131211, memOK},
+		{0x1018, 0, memFail}, // the last word counts as outside (perf's access_mem)
+		{0xfff, 0, memFail},
+		{^uint64(3), 0, memFail},
+		{0x10008, 0, memZero},
+		{0x400010, 0x400010 ^ testFileWord, memOK},
 	}
 	for _, tt := range tests {
-		if got := f.read(tt.addr); got != tt.want {
-			t.Errorf("read(%#x) = %#x, want %#x", tt.addr, got, tt.want)
+		if got, st := f.read(tt.addr); got != tt.want || st != tt.st {
+			t.Errorf("read(%#x) = %#x, %d; want %#x, %d", tt.addr, got, st, tt.want, tt.st)
 		}
 	}
 }
@@ -270,7 +294,7 @@ func FuzzCFI(f *testing.F) {
 	f.Add([]byte{0xff, 0xff, 0xff, 0xff, 0x10, 0, 0, 0, 0, 0, 0, 0}, false)
 	f.Fuzz(func(t *testing.T, data []byte, eh bool) {
 		tab, _ := parseCFI(data, 0x1000, eh)
-		fr := &unwindFrame{stack: data, sp0: 0x1000, cfa: 0x1000}
+		fr := &unwindFrame{stack: data, sp0: 0x1000, cfa: 0x1000, mem: testMem}
 		for i := range tab.fdes {
 			if i >= 16 {
 				break
