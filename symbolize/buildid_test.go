@@ -60,6 +60,10 @@ func TestFindBinary(t *testing.T) {
 	copyFile(t, nopie, filepath.Join(symfs, "usr/lib/debug/.build-id", hexID[:2], hexID[2:]+".debug"))
 	cache := t.TempDir()
 	copyFile(t, nopie, filepath.Join(cache, ".build-id", hexID[:2], hexID[2:], "elf"))
+	// A symfs holding a file that also exists on this machine at its
+	// recorded path (perf tests the host path, then reads the symfs copy).
+	hostSymfs := t.TempDir()
+	copyFile(t, nopie, filepath.Join(hostSymfs, nopie))
 
 	tests := []struct {
 		name, file  string
@@ -78,6 +82,7 @@ func TestFindBinary(t *testing.T) {
 		{"only in build-id cache", "/gone/prog", id, t.TempDir(), cache, filepath.Join(cache, ".build-id", hexID[:2], hexID[2:], "elf"), Resolved, 0, "main", hexID},
 		{"mismatch", "/usr/bin/prog", wrong, symfs, "", "", BuildIDMismatch, 1, "", hex.EncodeToString(wrong)},
 		{"not found", "/nowhere/prog", nil, symfs, "", "", NotFound, 0, "", ""},
+		{"no recorded build id: the file's finds the cache", nopie, nil, hostSymfs, cache, filepath.Join(cache, ".build-id", hexID[:2], hexID[2:], "elf"), Resolved, 0, "main", ""},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

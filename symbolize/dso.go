@@ -138,7 +138,8 @@ func (s *Symbolizer) load(d *dso) {
 // build-id cache (binary, then debug file), /usr/lib/debug/PATH.debug,
 // /usr/lib/debug/PATH, /usr/lib/debug/.build-id/xx/rest.debug, the path
 // itself, then PATH's dir/.debug/base. Every path except the build-id cache
-// is below Options.Symfs. The path itself of a [vdso] the recording gave no
+// is below Options.Symfs. A DSO without a recorded build id gets the one of
+// its file, as in perf. The path itself of a [vdso] the recording gave no
 // build id is, without a symfs, this process's own vDSO (ownVDSOPath).
 func (s *Symbolizer) candidates(d *dso, open func(string) *elfsafe.File) []string {
 	symfs := func(p string) string {
@@ -150,6 +151,18 @@ func (s *Symbolizer) candidates(d *dso, open func(string) *elfsafe.File) []strin
 	var out []string
 	name := d.name
 	absolute := strings.HasPrefix(name, "/")
+	idHex := d.buildIDHex
+	if absolute && idHex == "" && d.kind == dsoUser && isRegular(name) {
+		// perf reads the build id of a DSO the recording names none for
+		// (perf record lists only DSOs hit by sampled IPs) from the file,
+		// so that the build-id cache and /usr/lib/debug/.build-id are
+		// searched too; it tests for the file on the host and reads it
+		// below the symfs (dso__load). Frames keep showing the recorded
+		// build id only.
+		if f := open(symfs(name)); f != nil {
+			idHex = hex.EncodeToString(readBuildID(f))
+		}
+	}
 	if absolute {
 		if f := open(symfs(name)); f != nil {
 			if link := readDebuglink(f); link != "" {
@@ -163,8 +176,8 @@ func (s *Symbolizer) candidates(d *dso, open func(string) *elfsafe.File) []strin
 			}
 		}
 	}
-	if d.buildIDHex != "" && len(d.buildIDHex) > 2 && s.opts.BuildIDDir != "" {
-		link := filepath.Join(s.opts.BuildIDDir, ".build-id", d.buildIDHex[:2], d.buildIDHex[2:])
+	if len(idHex) > 2 && s.opts.BuildIDDir != "" {
+		link := filepath.Join(s.opts.BuildIDDir, ".build-id", idHex[:2], idHex[2:])
 		if isRegular(link) {
 			out = append(out, link)
 		} else {
@@ -180,8 +193,8 @@ func (s *Symbolizer) candidates(d *dso, open func(string) *elfsafe.File) []strin
 			symfs(path.Join("/usr/lib/debug", name+".debug")),
 			symfs(path.Join("/usr/lib/debug", name)))
 	}
-	if d.buildIDHex != "" && len(d.buildIDHex) > 2 {
-		out = append(out, symfs(path.Join("/usr/lib/debug/.build-id", d.buildIDHex[:2], d.buildIDHex[2:]+".debug")))
+	if len(idHex) > 2 {
+		out = append(out, symfs(path.Join("/usr/lib/debug/.build-id", idHex[:2], idHex[2:]+".debug")))
 	}
 	if d.kind == dsoVDSO && d.buildIDHex == "" && s.opts.Symfs == "" {
 		out = append(out, ownVDSOPath)
