@@ -233,7 +233,7 @@ func (s *Symbolizer) unwindStep(pid int32, f *unwindFrame) bool {
 	if t == nil {
 		return false
 	}
-	vpc := m.mapIP(pc)
+	vpc := s.cfiKey(pid, m, t, pc)
 	fd := t.find(vpc)
 	if fd == nil {
 		return fallbackStep(f)
@@ -554,24 +554,66 @@ func (s *Symbolizer) loadCFI(d *dso) *cfiTable {
 	return debugFrame
 }
 
-// ehFrame parses f's .eh_frame, placing it the way perf hands it to
-// libunwind: addresses are relative to the .eh_frame_hdr's file offset.
+// ehFrame parses f's .eh_frame, which perf uses only through an
+// .eh_frame_hdr, placing it the way perf hands it to libunwind: addresses
+// are relative to the .eh_frame_hdr's file offset.
 func ehFrame(f *elfsafe.File) *cfiTable {
 	sec := f.Section(".eh_frame")
 	if sec == nil || sec.Type != elf.SHT_PROGBITS || sec.Size == 0 {
+		return nil
+	}
+	hdr := f.Section(".eh_frame_hdr")
+	if hdr == nil || hdr.Type != elf.SHT_PROGBITS || hdr.Offset == 0 {
 		return nil
 	}
 	data, err := f.Data(sec)
 	if err != nil {
 		return nil
 	}
-	base := sec.Addr
-	if hdr := f.Section(".eh_frame_hdr"); hdr != nil && hdr.Type == elf.SHT_PROGBITS {
-		base = sec.Addr - hdr.Addr + hdr.Offset
-	}
-	t, _ := parseCFI(data, base, true)
+	t, _ := parseCFI(data, sec.Addr-hdr.Addr+hdr.Offset, true)
 	if len(t.fdes) == 0 {
 		return nil
 	}
+	t.eh = true
+	t.ehDelta = elfBase(f) + hdr.Offset - hdr.Addr
 	return t
+}
+
+// elfBase is perf's elf_base_address: the first PT_LOAD's vaddr, page
+// aligned.
+func elfBase(f *elfsafe.File) uint64 {
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD {
+			return p.Vaddr &^ 0xfff
+		}
+	}
+	return 0
+}
+
+// cfiKey returns the address to look pc up by in t, pc lying in m. perf
+// places an .eh_frame_hdr at the lowest start of all the process's
+// mappings of the DSO, data mappings included (read_unwind_spec_eh_frame),
+// which after an exec may be a mapping left from the previous program:
+// the lookup then misses (libunwind falls back to the frame chain) as it
+// does in perf.
+func (s *Symbolizer) cfiKey(pid int32, m *mapping, t *cfiTable, pc uint64) uint64 {
+	if !t.eh {
+		return m.mapIP(pc)
+	}
+	base := m.start
+	for _, as := range []*addrSpace{s.spaces[pid], s.dataSnapshot(pid)} {
+		if as == nil {
+			continue
+		}
+		for i := range as.maps {
+			if as.maps[i].start >= base {
+				break
+			}
+			if as.maps[i].dso == m.dso {
+				base = as.maps[i].start
+				break
+			}
+		}
+	}
+	return pc - base + t.ehDelta
 }

@@ -64,6 +64,12 @@ type fde struct {
 // cfiTable holds the FDEs of one section sorted by start address.
 type cfiTable struct {
 	fdes []fde
+	// eh: an .eh_frame found through .eh_frame_hdr, looked up the way
+	// perf places it (see [Symbolizer.cfiKey]); ehDelta is the first
+	// PT_LOAD's page-aligned vaddr plus the header's file offset minus
+	// its address.
+	eh      bool
+	ehDelta uint64
 }
 
 // errCFI reports malformed call frame information.

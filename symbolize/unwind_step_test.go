@@ -49,12 +49,13 @@ func stepTable(t *testing.T) *cfiTable {
 		}
 		fdes = append(fdes, tab.fdes[0])
 	}
-	return &cfiTable{fdes: fdes}
+	return &cfiTable{fdes: fdes, eh: true}
 }
 
 // stepSymbolizer returns a Symbolizer with the synthetic process mapped
-// and the code file's CFI in place.
-func stepSymbolizer(t *testing.T) *Symbolizer {
+// and the code file's CFI in place; stale, if not 0, is where the code
+// file was mapped before (by the program before an exec).
+func stepSymbolizer(t *testing.T, stale uint64) *Symbolizer {
 	t.Helper()
 	code := make([]byte, 0x10000)
 	// jmp *0x2000(%rip); push $0; jmp ...
@@ -66,6 +67,9 @@ func stepSymbolizer(t *testing.T) *Symbolizer {
 	s, err := New(Options{})
 	if err != nil {
 		t.Fatal(err)
+	}
+	if stale != 0 {
+		s.Observe(userMmap(stepPID, stale, 0x10000, 0, p))
 	}
 	s.Observe(userMmap(stepPID, stepCode, 0x10000, 0, p))
 	s.Observe(userMmap(stepPID, stepStack, 0x10000, 0, "[stack]"))
@@ -111,6 +115,7 @@ func TestUnwindStep(t *testing.T) {
 		ip    uint64
 		rbp   uint64
 		words map[uint64]uint64
+		stale uint64
 		want  []uint64
 	}{{
 		// rbp's slot lies below the copy, in the stack mapping: it reads
@@ -168,6 +173,23 @@ func TestUnwindStep(t *testing.T) {
 		words: map[uint64]uint64{0: caller + 0x50, 0x28: 0},
 		want:  []uint64{plt, caller + 0x4f, ^uint64(0)},
 	}, {
+		// The code file is also mapped lower, from before an exec: perf
+		// places the CFI there, finds none for the code and takes rbp
+		// as a frame pointer.
+		name:  "stale mapping below",
+		ip:    leaf + 0x10,
+		rbp:   stepSP + 8,
+		words: map[uint64]uint64{0: caller + 0x50, 8: 0, 0x10: noCFI + 0x20},
+		stale: 0x100000,
+		want:  []uint64{leaf + 0x10, noCFI + 0x1f},
+	}, {
+		name:  "stale mapping above",
+		ip:    leaf + 0x10,
+		rbp:   stepSP + 0x200,
+		words: map[uint64]uint64{0: caller + 0x50},
+		stale: 0x800000,
+		want:  []uint64{leaf + 0x10, caller + 0x4f, ^uint64(0)},
+	}, {
 		name:  "unmapped ip",
 		ip:    0x1234,
 		want:  []uint64{0x1234},
@@ -175,7 +197,7 @@ func TestUnwindStep(t *testing.T) {
 	}}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			s := stepSymbolizer(t)
+			s := stepSymbolizer(t, tt.stale)
 			var ev Event
 			s.unwindUser(stepSample(tt.ip, tt.rbp, tt.words), &ev, 0)
 			if diff := cmp.Diff(tt.want, s.unw.ips); diff != "" {
