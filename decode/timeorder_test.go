@@ -101,8 +101,9 @@ func TestTimeOrder(t *testing.T) {
 }
 
 // TestTimeOrderMemoryBound checks that the queue holds about two rounds,
-// however long the file: 200 rounds of 50 samples, each round's samples
-// in two interleaved per-CPU runs.
+// however long the file, in records and in the chunks of its byte arena,
+// which is reused round after round. Each round's samples come in two
+// interleaved per-CPU runs (CPU 0's buffer, then CPU 1's).
 func TestTimeOrderMemoryBound(t *testing.T) {
 	bo := binary.LittleEndian
 	attr := tAttr{typ: 1, sampleType: decode.SampleIP | decode.SampleTID | decode.SampleTime | decode.SamplePeriod,
@@ -110,90 +111,60 @@ func TestTimeOrderMemoryBound(t *testing.T) {
 	sample := func(tm uint64) []byte {
 		return rec(bo, decode.RecordTypeSample, 1, (&wr{bo: bo}).u64(0x1000).u32(1).u32(1).u64(tm).u64(1).b)
 	}
-	var recs [][]byte
-	const rounds, per = 200, 50
-	for r := 0; r < rounds; r++ {
-		base := uint64(r * 1000)
-		for i := 0; i < per/2; i++ { // CPU 0's buffer, then CPU 1's
-			recs = append(recs, sample(base+uint64(2*i)))
-		}
-		for i := 0; i < per/2; i++ {
-			recs = append(recs, sample(base+uint64(2*i+1)))
-		}
-		recs = append(recs, rec(bo, decode.RecordTypeFinishedRound, 0, nil))
+	tests := []struct {
+		name        string
+		rounds, per int
+		maxChunks   int
+	}{
+		{"200 small rounds", 200, 50, 2},
+		// 7000 samples of 40 bytes are more than a 256 KiB chunk: two
+		// rounds span at most four chunks, plus the one being filled.
+		{"64 rounds of more than a chunk", 64, 7000, 5},
 	}
-	pf := &perfFile{bo: bo, attrs: []tAttr{attr}, recs: recs}
-	f, err := decode.NewFile(bytes.NewReader(pf.file()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs := f.Records(decode.TimeOrder)
-	maxQ, n := 0, 0
-	var last uint64
-	for rs.Next() {
-		maxQ = max(maxQ, decode.QueueLen(rs))
-		if s, ok := rs.Record().(*decode.Sample); ok {
-			if s.Time < last {
-				t.Fatalf("sample at %d after %d", s.Time, last)
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var recs [][]byte
+			for r := range tt.rounds {
+				base := uint64(r * 2 * tt.per)
+				for cpu := range 2 {
+					for i := cpu; i < tt.per; i += 2 {
+						recs = append(recs, sample(base+uint64(i)))
+					}
+				}
+				recs = append(recs, rec(bo, decode.RecordTypeFinishedRound, 0, nil))
 			}
-			last = s.Time
-			n++
-		}
-	}
-	if n != rounds*per {
-		t.Fatalf("%d samples", n)
-	}
-	if maxQ > 2*per {
-		t.Errorf("queue held %d records, want at most two rounds (%d)", maxQ, 2*per)
-	}
-}
-
-// TestTimeOrderArenaReuse checks that the queue's byte arena is reused
-// round after round: 64 rounds of more than a chunk each need no more
-// chunks than two rounds do.
-func TestTimeOrderArenaReuse(t *testing.T) {
-	bo := binary.LittleEndian
-	attr := tAttr{typ: 1, sampleType: decode.SampleIP | decode.SampleTID | decode.SampleTime | decode.SamplePeriod,
-		flags: decode.AttrSampleIDAll, ids: []uint64{1}}
-	sample := func(tm uint64) []byte {
-		return rec(bo, decode.RecordTypeSample, 1, (&wr{bo: bo}).u64(0x1000).u32(1).u32(1).u64(tm).u64(1).b)
-	}
-	const rounds, per = 64, 7000 // 7000 samples of 40 bytes: more than a 256 KiB chunk
-	var recs [][]byte
-	for r := range uint64(rounds) {
-		for i := range uint64(per) {
-			recs = append(recs, sample(1+r*per+i))
-		}
-		recs = append(recs, rec(bo, decode.RecordTypeFinishedRound, 0, nil))
-	}
-	pf := &perfFile{bo: bo, attrs: []tAttr{attr}, recs: recs}
-	f, err := decode.NewFile(bytes.NewReader(pf.file()))
-	if err != nil {
-		t.Fatal(err)
-	}
-	rs := f.Records(decode.TimeOrder)
-	maxChunks, n := 0, 0
-	var last uint64
-	for rs.Next() {
-		maxChunks = max(maxChunks, decode.ArenaChunks(rs))
-		if s, ok := rs.Record().(*decode.Sample); ok {
-			if s.Time <= last || s.IP != 0x1000 {
-				t.Fatalf("sample %d at %d (ip %#x) after %d", n, s.Time, s.IP, last)
+			pf := &perfFile{bo: bo, attrs: []tAttr{attr}, recs: recs}
+			f, err := decode.NewFile(bytes.NewReader(pf.file()))
+			if err != nil {
+				t.Fatal(err)
 			}
-			last = s.Time
-			n++
-		}
-	}
-	if err := rs.Err(); err != nil {
-		t.Fatal(err)
-	}
-	if n != rounds*per {
-		t.Fatalf("%d samples, want %d", n, rounds*per)
-	}
-	// Two rounds of 280 KB span at most four chunks (plus the one being
-	// filled).
-	if maxChunks > 5 {
-		t.Errorf("arena grew to %d chunks", maxChunks)
+			rs := f.Records(decode.TimeOrder)
+			maxQ, maxChunks, n := 0, 0, 0
+			var last uint64
+			for rs.Next() {
+				maxQ = max(maxQ, decode.QueueLen(rs))
+				maxChunks = max(maxChunks, decode.ArenaChunks(rs))
+				if s, ok := rs.Record().(*decode.Sample); ok {
+					if s.Time < last || s.IP != 0x1000 {
+						t.Fatalf("sample %d at %d (ip %#x) after %d", n, s.Time, s.IP, last)
+					}
+					last = s.Time
+					n++
+				}
+			}
+			if err := rs.Err(); err != nil {
+				t.Fatal(err)
+			}
+			if n != tt.rounds*tt.per {
+				t.Fatalf("%d samples, want %d", n, tt.rounds*tt.per)
+			}
+			if maxQ > 2*tt.per {
+				t.Errorf("queue held %d records, want at most two rounds (%d)", maxQ, 2*tt.per)
+			}
+			if maxChunks > tt.maxChunks {
+				t.Errorf("arena grew to %d chunks, want at most %d", maxChunks, tt.maxChunks)
+			}
+		})
 	}
 }
 
