@@ -14,7 +14,8 @@ import (
 // + PERF_SAMPLE_STACK_USER) with the .eh_frame/.debug_frame CFI of each
 // DSO, following perf 6.1's unwind-libunwind-local.c over libunwind 1.6:
 // the first entry is the sampled user IP, each caller is its return
-// address minus one, at most max-stack entries. Registers are tracked as
+// address minus one (the address itself above a signal frame), at most
+// max-stack entries. Registers are tracked as
 // libunwind's locations and read only when used. Memory outside the copied
 // stack is read as perf's access_dso_mem does: an address in no mapping
 // fails and ends the walk, one in a mapping whose file cannot be read gives
@@ -196,8 +197,18 @@ func (s *Symbolizer) unwindUser(ds *decode.Sample, ev *Event, maxStack int) {
 		maxStack = 1 << 16
 	}
 	ips := append(s.unw.ips[:0], f.ip)
-	for len(ips) < maxStack && s.unwindStep(pid, &f) {
-		ips = append(ips, f.ip-1)
+	for len(ips) < maxStack {
+		ok, signal := s.unwindStep(pid, &f)
+		if !ok {
+			break
+		}
+		// perf takes the return address minus one unless the frame
+		// just left was a signal frame (unw_is_signal_frame).
+		ip := f.ip
+		if !signal {
+			ip--
+		}
+		ips = append(ips, ip)
 	}
 	s.unw.ips = ips
 	for _, ip := range ips {
@@ -217,33 +228,35 @@ func (s *Symbolizer) unwindUser(ds *decode.Sample, ev *Event, maxStack int) {
 	}
 }
 
-// unwindStep moves f to its caller as libunwind's x86-64 unw_step does; it
-// reports whether that gave a frame (false: the walk ends). Code without
-// CFI in a DSO that has some is stepped by the frame-chain fallback.
-func (s *Symbolizer) unwindStep(pid int32, f *unwindFrame) bool {
+// unwindStep moves f to its caller as libunwind's x86-64 unw_step does; ok
+// reports whether that gave a frame (false: the walk ends), signal whether
+// the frame left was a signal frame (its CIE has the S augmentation). Code
+// without CFI in a DSO that has some is stepped by the frame-chain
+// fallback.
+func (s *Symbolizer) unwindStep(pid int32, f *unwindFrame) (ok, signal bool) {
 	pc := f.ip
 	if f.usePrev {
 		pc--
 	}
 	m := s.userMap(pid, pc)
 	if m == nil || m.identity {
-		return false
+		return false, false
 	}
 	t := s.cfiFor(m.dso)
 	if t == nil {
-		return false
+		return false, false
 	}
 	vpc := s.cfiKey(pid, m, t, pc)
 	fd := t.find(vpc)
 	if fd == nil {
-		return fallbackStep(f)
+		return fallbackStep(f), false
 	}
 	row, err := fd.row(vpc)
 	if err != nil {
-		return false
+		return false, false
 	}
 	f.usePrev = !fd.cie.signal
-	return cfiStep(f, &row, fd.cie.raReg)
+	return cfiStep(f, &row, fd.cie.raReg), fd.cie.signal
 }
 
 // cfiStep applies the CFI row of f's code to f (libunwind's

@@ -29,6 +29,7 @@ const (
 	stepCaller  = 0x2000 // CFA = rbp+16, rbp at CFA-16
 	stepNoCFI   = 0x3000 // no FDE
 	stepPLT     = 0x5000 // no FDE, a lazy-binding PLT entry
+	stepSig     = 0x6000 // a signal trampoline: CFA = rsp+16, its FDE from stepSig-1
 )
 
 // stepTable is the CFI of the code file.
@@ -36,18 +37,26 @@ func stepTable(t *testing.T) *cfiTable {
 	t.Helper()
 	var fdes []fde
 	for _, fn := range []struct {
-		start uint64
-		instr []byte
+		start  uint64
+		instr  []byte
+		signal bool
 	}{
-		{stepLeafRBP, []byte{0x86, 0x02}},
-		{stepLeaf, nil},
-		{stepCaller, []byte{0x0c, 0x06, 0x10, 0x86, 0x02}},
+		{stepLeafRBP, []byte{0x86, 0x02}, false},
+		{stepLeaf, nil, false},
+		{stepCaller, []byte{0x0c, 0x06, 0x10, 0x86, 0x02}, false},
+		{stepSig - 1, []byte{0x0e, 0x10}, true},
 	} {
 		tab, err := parseCFI(ehSection(0x9000, fn.start, 0x100, testCIEInstr, fn.instr), 0x9000, true)
 		if err != nil || len(tab.fdes) != 1 {
 			t.Fatalf("fde at %#x: %v, %d fdes", fn.start, err, len(tab.fdes))
 		}
 		fdes = append(fdes, tab.fdes[0])
+		if fn.signal {
+			// As if the CIE's augmentation were "zRS".
+			c := *fdes[len(fdes)-1].cie
+			c.signal = true
+			fdes[len(fdes)-1].cie = &c
+		}
 	}
 	return &cfiTable{fdes: fdes, eh: true}
 }
@@ -108,7 +117,7 @@ func stepSample(ip, rbp uint64, words map[uint64]uint64) *decode.Sample {
 func TestUnwindStep(t *testing.T) {
 	const (
 		leafRBP, leaf, caller = stepCode + stepLeafRBP, stepCode + stepLeaf, stepCode + stepCaller
-		noCFI, plt            = stepCode + stepNoCFI, stepCode + stepPLT
+		noCFI, plt, sig       = stepCode + stepNoCFI, stepCode + stepPLT, stepCode + stepSig
 	)
 	tests := []struct {
 		name  string
@@ -189,6 +198,14 @@ func TestUnwindStep(t *testing.T) {
 		words: map[uint64]uint64{0: caller + 0x50},
 		stale: 0x800000,
 		want:  []uint64{leaf + 0x10, caller + 0x4f, ^uint64(0)},
+	}, {
+		// The caller of a signal frame is the interrupted address itself,
+		// and its CFI is looked up there.
+		name:  "signal frame",
+		ip:    leaf + 0x10,
+		rbp:   stepSP + 0x200,
+		words: map[uint64]uint64{0: sig, 0x10: caller + 0x50},
+		want:  []uint64{leaf + 0x10, sig - 1, caller + 0x50, ^uint64(0)},
 	}, {
 		name:  "unmapped ip",
 		ip:    0x1234,
