@@ -15,11 +15,21 @@ const fixtureDir = "testdata/symfs/opt/perfstitch-symfix"
 // fixturePath is the path the fixtures were recorded under.
 const fixturePath = "/opt/perfstitch-symfix/"
 
+// userMmap is an executable (r-x) MMAP2 of a user process.
 func userMmap(pid int32, start, length, pgoff uint64, name string) *decode.Mmap {
 	return &decode.Mmap{
 		RecordCommon: decode.RecordCommon{PID: pid, TID: pid, Misc: uint16(decode.CPUModeUser)},
-		V2:           true, Addr: start, Len: length, Pgoff: pgoff, Filename: name,
+		V2:           true, Addr: start, Len: length, Pgoff: pgoff, Filename: name, Prot: 5,
 	}
+}
+
+// dataMmap is a non-executable (rw-) MMAP2 of a user process, as perf
+// records them for --call-graph dwarf (mmap_data).
+func dataMmap(pid int32, start, length uint64, name string) *decode.Mmap {
+	m := userMmap(pid, start, length, 0, name)
+	m.Misc |= decode.MiscMmapData
+	m.Prot = 3
+	return m
 }
 
 func kernelMmap(start, length, pgoff uint64, name string) *decode.Mmap {
@@ -31,8 +41,8 @@ func kernelMmap(start, length, pgoff uint64, name string) *decode.Mmap {
 
 // fixtureSymbolizer returns a Symbolizer over the testdata fixtures, with
 // process 1 running fix-pie + libfixlib.so, 2 fix-nopie, 3 the stripped
-// binary, 4 JIT code in anonymous memory, and a kernel booted 0x200000
-// above the addresses of testdata/kallsyms.
+// binary, 4 JIT code in anonymous memory, 6 anonymous data, and a kernel
+// booted 0x200000 above the addresses of testdata/kallsyms.
 func fixtureSymbolizer(t testing.TB) *Symbolizer {
 	t.Helper()
 	td, err := filepath.Abs("testdata")
@@ -52,6 +62,7 @@ func fixtureSymbolizer(t testing.TB) *Symbolizer {
 		userMmap(3, 0x560000001000, 0x1000, 0x1000, fixturePath+"fix-stripped"),
 		userMmap(4, 0x7f1000000000, 0x10000, 0, "//anon"),
 		userMmap(5, 0x600000001000, 0x1000, 0x1000, "/missing-binary"),
+		dataMmap(6, 0x7f2000000000, 0x10000, "//anon"),
 	} {
 		s.Observe(r)
 	}
@@ -87,6 +98,7 @@ func TestResolveFixtures(t *testing.T) {
 		{"jit", 4, false, 0x7f1000000110, Frame{MapAddr: 0x7f1000000110, Symbol: "jit_compiled_loop", Offset: 0x10, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map"}},
 		{"jit name kept mangled", 4, false, 0x7f1000000201, Frame{MapAddr: 0x7f1000000201, Symbol: "_ZN3jit6Engine3runEv", Offset: 1, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map"}},
 		{"jit gap", 4, false, 0x7f1000000180, Frame{MapAddr: 0x7f1000000180, DSO: "/tmp/perf-4.map", DSOShort: "perf-4.map", Reason: NoSymbols}},
+		{"data anon stays //anon", 6, false, 0x7f2000000010, Frame{MapAddr: 0x7f2000000010, DSO: "//anon", DSOShort: "//anon", Reason: NotFound}},
 		{"missing file", 5, false, 0x600000001010, Frame{MapAddr: 0x1010, DSO: "/missing-binary", DSOShort: "missing-binary", Reason: NotFound}},
 		{"no map", 1, false, 0x1234, Frame{MapAddr: 0x1234, DSO: "[unknown]", DSOShort: "[unknown]", Reason: NoMap}},
 		{"kernel relocated", 1, true, 0xffffffff81200014, Frame{MapAddr: 0xffffffff81200014, Symbol: "entry_a", Offset: 4, DSO: "[kernel.kallsyms]", DSOShort: "[kernel.kallsyms]", Kernel: true}},

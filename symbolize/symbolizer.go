@@ -299,8 +299,12 @@ func (s *Symbolizer) observeFork(r *decode.Fork) {
 	}
 }
 
-// mapHugeTLB is MAP_HUGETLB in MMAP2 flags.
-const mapHugeTLB = 0x40000
+// mapHugeTLB is MAP_HUGETLB in MMAP2 flags; protExec is PROT_EXEC in its
+// prot.
+const (
+	mapHugeTLB = 0x40000
+	protExec   = 0x4
+)
 
 func (s *Symbolizer) observeMmap(r *decode.Mmap) {
 	mode := r.CPUMode()
@@ -313,25 +317,36 @@ func (s *Symbolizer) observeMmap(r *decode.Mmap) {
 			s.addBuildID(r.Filename, r.BuildID)
 		}
 	}
-	m := s.userMapping(r.Filename, r.Addr, r.Addr+r.Len, r.Pgoff, r.PID, r.V2 && r.Flags&mapHugeTLB != 0)
+	// perf takes MMAP2's prot, and for MMAP the DATA bit (map__new).
+	exec := r.Executable()
+	if r.V2 {
+		exec = r.Prot&protExec != 0
+	}
+	m := s.userMapping(r.Filename, r.Addr, r.Addr+r.Len, r.Pgoff, r.PID, r.V2 && r.Flags&mapHugeTLB != 0, exec)
 	s.space(r.PID).insert(m)
 }
 
-// userMapping builds a user mapping the way perf's map__new does: anonymous
-// memory (//anon, /dev/zero, /anon_hugepage, MAP_HUGETLB) becomes the JIT
-// map /tmp/perf-PID.map with identity addresses; [heap], [stack*] and
-// /SYSV* have no DSO file and identity addresses; [vdso] is the vDSO.
-func (s *Symbolizer) userMapping(filename string, start, end, pgoff uint64, pid int32, huge bool) mapping {
+// userMapping builds a user mapping the way perf's map__new does:
+// executable anonymous memory (//anon, /dev/zero, /anon_hugepage,
+// MAP_HUGETLB) and executable memory without a DSO file ([heap], [stack*],
+// /SYSV*) become the JIT map /tmp/perf-PID.map; either kind has identity
+// addresses; [vdso] is the vDSO.
+func (s *Symbolizer) userMapping(filename string, start, end, pgoff uint64, pid int32, huge, exec bool) mapping {
 	anon := filename == "//anon" || strings.HasPrefix(filename, "/dev/zero") ||
 		strings.HasPrefix(filename, "/anon_hugepage") || huge
 	noDSO := strings.HasPrefix(filename, "[stack") || strings.HasPrefix(filename, "/SYSV") || filename == "[heap]"
 	m := mapping{start: start, end: end, pgoff: pgoff}
 	switch {
-	case anon:
-		m.pgoff = 0
+	case (anon || noDSO) && exec:
+		if anon {
+			m.pgoff = 0
+		}
 		m.identity = true
 		m.dso = s.findDSO("/tmp/perf-"+itoa(pid)+".map", dsoPerfMap)
-	case noDSO:
+	case anon || noDSO:
+		if anon {
+			m.pgoff = 0
+		}
 		m.identity = true
 		m.dso = s.findDSO(filename, dsoNoFile)
 	case filename == "[vdso]":
@@ -503,7 +518,7 @@ func (s *Symbolizer) snapshot(pid int32) *addrSpace {
 		if name == "" {
 			name = "//anon"
 		}
-		as.insert(s.userMapping(name, e.Start, e.End, e.Offset, pid, false))
+		as.insert(s.userMapping(name, e.Start, e.End, e.Offset, pid, false, true))
 	}
 	s.snapshots[pid] = as
 	return as

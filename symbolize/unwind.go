@@ -483,7 +483,7 @@ func (s *Symbolizer) dataSnapshot(pid int32) *addrSpace {
 				if name == "" {
 					name = "//anon"
 				}
-				as.insert(s.userMapping(name, e.Start, e.End, e.Offset, pid, false))
+				as.insert(s.userMapping(name, e.Start, e.End, e.Offset, pid, false, e.Executable()))
 			}
 		}
 	}
