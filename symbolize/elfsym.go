@@ -11,7 +11,7 @@ import (
 
 // loadELFSymbols reads the symbols of a DSO the way perf 6.1's
 // dso__load_sym does: from syms' .symtab, then its .dynsym; functions,
-// objects, and labels of text and data sections, all in allocated
+// objects, and labels (not hidden) of text and data sections, all in allocated
 // sections; each address adjusted from the virtual address to the file
 // offset through its section (so symbols live in map_ip space); zero sizes
 // and aliases fixed up; then the PLT entries of runt synthesized as
@@ -22,6 +22,7 @@ func loadELFSymbols(syms, runt *elfsafe.File, dem demangler) (symtab, error) {
 	// perf 6.1 (dso__load_sym) reads .symtab, fixes ends and aliases,
 	// then reads .dynsym into the same table and fixes it up again.
 	var tab symtab
+	var steps []loadStep // the history, for perf's tree shape
 	for _, dynamic := range []bool{false, true} {
 		list, err := readELFSymbols(syms, runt, dem, dynamic)
 		if err != nil {
@@ -32,11 +33,14 @@ func loadELFSymbols(syms, runt *elfsafe.File, dem demangler) (symtab, error) {
 		}
 		tab.syms = append(tab.syms, list...)
 		tab.fixup(false)
+		steps = append(steps, loadStep{insert: list, fixup: true})
 	}
 	if len(tab.syms) == 0 {
 		return tab, nil
 	}
-	tab.add(pltSymbols(runt, dem))
+	plt := pltSymbols(runt, dem)
+	tab.add(plt)
+	tab.shape(func() []loadStep { return append(steps, loadStep{insert: plt}) })
 	return tab, nil
 }
 
@@ -69,7 +73,11 @@ func readELFSymbols(syms, runt *elfsafe.File, dem demangler, dynamic bool) ([]sy
 		named := s.Name != "" && s.Section != elf.SHN_UNDEF
 		isFunc := (typ == elf.STT_FUNC || typ == elf.STT_GNU_IFUNC) && named
 		isObject := typ == elf.STT_OBJECT && named
-		isLabel := typ == elf.STT_NOTYPE && named && s.Section != elf.SHN_ABS
+		// elf_sym__is_label: hidden and internal labels (such as
+		// annobin's notes) are not kept.
+		vis := elf.ST_VISIBILITY(s.Other)
+		isLabel := typ == elf.STT_NOTYPE && named && s.Section != elf.SHN_ABS &&
+			vis != elf.STV_HIDDEN && vis != elf.STV_INTERNAL
 		if !isLabel && !isFunc && !isObject {
 			continue
 		}

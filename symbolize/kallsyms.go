@@ -31,7 +31,48 @@ func parseKallsyms(data []byte, name string) (*kernelSyms, error) {
 // substrings of it.
 func parseKallsymsText(text, name string) (*kernelSyms, error) {
 	ks := &kernelSyms{modules: map[string]*symtab{}}
-	all := symtab{syms: make([]symbol, 0, strings.Count(text, "\n")+1)}
+	raw, err := scanKallsyms(text, name, ks)
+	if err != nil {
+		return nil, err
+	}
+	all := symtab{syms: raw}
+	all.fixup(true)
+	// The kernel's symbols are compacted in place (module symbols are
+	// copied out first).
+	kernel := all.syms[:0]
+	for _, s := range all.syms {
+		if i := strings.IndexByte(s.name, '\t'); i >= 0 {
+			mod := strings.TrimSpace(s.name[i+1:])
+			s.name = s.name[:i]
+			t := ks.modules[mod]
+			if t == nil {
+				t = &symtab{}
+				ks.modules[mod] = t
+			}
+			t.syms = append(t.syms, s)
+			continue
+		}
+		kernel = append(kernel, s)
+	}
+	ks.kernel.syms = kernel
+	// perf's trees: the kernel's holds every line's symbol in file order,
+	// fixed up, less the module symbols moved out; a module's is filled
+	// in address order. (Only where symbols overlap: the file is read
+	// again then.)
+	ks.kernel.shape(func() []loadStep {
+		raw, _ := scanKallsyms(text, name, &kernelSyms{})
+		return []loadStep{{insert: raw, fixup: true, kallsyms: true, dropModules: true}}
+	})
+	for _, t := range ks.modules {
+		t.shapeSorted()
+	}
+	return ks, nil
+}
+
+// scanKallsyms returns the symbols perf keeps from a kallsyms text, in
+// file order and before any fixup, and notes _text's address in ks.
+func scanKallsyms(text, name string, ks *kernelSyms) ([]symbol, error) {
+	syms := make([]symbol, 0, strings.Count(text, "\n")+1)
 	for line := 1; text != ""; line++ {
 		l, rest, _ := strings.Cut(text, "\n")
 		text = rest
@@ -67,28 +108,9 @@ func parseKallsymsText(text, name string) (*kernelSyms, error) {
 		case typ >= 'A' && typ <= 'Z':
 			bind = elf.STB_GLOBAL
 		}
-		all.syms = append(all.syms, symbol{start: addr, end: addr, name: sym, bind: bind})
+		syms = append(syms, symbol{start: addr, end: addr, name: sym, bind: bind})
 	}
-	all.fixup(true)
-	// The kernel's symbols are compacted in place (module symbols are
-	// copied out first).
-	kernel := all.syms[:0]
-	for _, s := range all.syms {
-		if i := strings.IndexByte(s.name, '\t'); i >= 0 {
-			mod := strings.TrimSpace(s.name[i+1:])
-			s.name = s.name[:i]
-			t := ks.modules[mod]
-			if t == nil {
-				t = &symtab{}
-				ks.modules[mod] = t
-			}
-			t.syms = append(t.syms, s)
-			continue
-		}
-		kernel = append(kernel, s)
-	}
-	ks.kernel.syms = kernel
-	return ks, nil
+	return syms, nil
 }
 
 // loadKallsyms opens and parses a kallsyms file.

@@ -20,6 +20,9 @@ type symbol struct {
 // symtab is a DSO's symbols sorted by start, after perf's fixups.
 type symtab struct {
 	syms []symbol
+	// tree is the shape of perf's search tree over syms when symbols
+	// overlap ([symtab.shape]); nil when a binary search answers alike.
+	tree *symTree
 }
 
 // fixup sorts the symbols and applies perf's symbols__fixup_end and
@@ -78,9 +81,13 @@ func (t *symtab) add(syms []symbol) {
 
 // find returns the index of the symbol covering addr, or -1. A symbol
 // covers [start, end), and a zero-size symbol covers its start only
-// (symbols__find).
+// (symbols__find). Where symbols overlap, it is the one perf's tree
+// search meets first.
 func (t *symtab) find(addr uint64) int {
 	s := t.syms
+	if tr := t.tree; tr != nil && len(tr.left) == len(s) {
+		return tr.find(s, addr)
+	}
 	i := sort.Search(len(s), func(i int) bool { return s[i].start > addr }) - 1
 	if i < 0 {
 		return -1
@@ -94,7 +101,8 @@ func (t *symtab) find(addr uint64) int {
 // chooseBest reports whether a is preferred over b, two symbols with the
 // same start (perf 6.1 choose_best_symbol): a non-zero size, then non-weak,
 // then global binding, then fewer leading underscores, then the longer name;
-// a wins ties.
+// a wins ties unless its name starts with "SyS" or "compat_SyS" (the
+// generic arch__choose_best_symbol).
 func chooseBest(a, b *symbol) bool {
 	la, lb := a.end-a.start, b.end-b.start
 	if lb == 0 && la > 0 {
@@ -124,7 +132,10 @@ func chooseBest(a, b *symbol) bool {
 	if ua > ub {
 		return false
 	}
-	return len(a.name) >= len(b.name)
+	if len(a.name) != len(b.name) {
+		return len(a.name) > len(b.name)
+	}
+	return !strings.HasPrefix(a.name, "SyS") && !strings.HasPrefix(a.name, "compat_SyS")
 }
 
 func leadingUnderscores(s string) int {
@@ -141,6 +152,16 @@ func isModuleSym(name string) bool { return strings.IndexByte(name, '[') >= 0 }
 
 func roundUp(x, to uint64) uint64 { return (x + to - 1) / to * to }
 
+// sortSyms sorts symbols listed in insertion order without perf's fixups
+// (a perf-PID.map file: dso__load_perf_map inserts each line as it comes)
+// and keeps perf's tree shape when they overlap.
 func sortSyms(t *symtab) {
-	sort.SliceStable(t.syms, func(i, j int) bool { return t.syms[i].start < t.syms[j].start })
+	var raw []symbol
+	if !slices.IsSortedFunc(t.syms, func(a, b symbol) int { return cmp.Compare(a.start, b.start) }) {
+		raw = slices.Clone(t.syms)
+		slices.SortStableFunc(t.syms, func(a, b symbol) int { return cmp.Compare(a.start, b.start) })
+	} else {
+		raw = t.syms
+	}
+	t.shape(func() []loadStep { return []loadStep{{insert: raw}} })
 }

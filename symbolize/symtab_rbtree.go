@@ -1,0 +1,464 @@
+package symbolize
+
+import "strings"
+
+// Where a DSO's symbols overlap (an assembler label inside a function, a
+// JIT map listing one address twice), perf 6.1 does not pick the innermost
+// or the last symbol: symbols__find (tools/perf/util/symbol.c) walks the
+// DSO's red-black tree from the root and returns the first symbol on the
+// way that contains the address. Which one that is depends on the tree's
+// shape, which depends on the order the symbols were inserted in
+// (symbols__insert; a symbol whose start equals a node's goes right) and
+// on the nodes symbols__fixup_duplicate erased. The types below replay
+// that history on a model of the kernel's lib/rbtree.c (rb_insert_color,
+// rb_erase) and keep the resulting shape next to the sorted symbols.
+
+// symTree is the shape of perf's tree over a symtab's sorted symbols:
+// the root and each symbol's children, as indexes into symtab.syms (-1:
+// none).
+type symTree struct {
+	root        int32
+	left, right []int32
+}
+
+// find walks the tree as symbols__find does: left when addr is below a
+// symbol's start, right when it is past its end (or at the end of a
+// symbol that is not empty), else that symbol.
+func (tr *symTree) find(s []symbol, addr uint64) int {
+	for n := tr.root; n >= 0; {
+		sym := &s[n]
+		switch {
+		case addr < sym.start:
+			n = tr.left[n]
+		case addr > sym.end || (addr == sym.end && addr != sym.start):
+			n = tr.right[n]
+		default:
+			return int(n)
+		}
+	}
+	return -1
+}
+
+// loadStep is one step of perf's loading of a symbol table: symbols
+// inserted in order, then optionally the fixups, then optionally the
+// module symbols moved out (maps__split_kallsyms erasing them from the
+// kernel's tree in address order).
+type loadStep struct {
+	insert      []symbol
+	fixup       bool // symbols__fixup_end, then symbols__fixup_duplicate
+	kallsyms    bool // fixup_end's kallsyms rule
+	dropModules bool // erase symbols whose name carries "\t[module]"
+}
+
+// shape gives t the shape of perf's tree when two of its symbols overlap
+// (only then can the tree's answer differ from a binary search). steps
+// returns the loading history that produced t.syms; it is called only
+// then. If the replay does not end with t's symbols (which would be a
+// bug), t keeps its binary search.
+func (t *symtab) shape(steps func() []loadStep) {
+	t.tree = nil
+	if !overlapping(t.syms) {
+		return
+	}
+	sim := rbSim{root: -1}
+	for _, st := range steps() {
+		sim.grow(len(st.insert))
+		for _, s := range st.insert {
+			sim.insert(s)
+		}
+		if st.fixup {
+			sim.fixupEnd(st.kallsyms)
+			sim.fixupDuplicate()
+		}
+		if st.dropModules {
+			sim.eraseIf(func(s *symbol) bool { return strings.IndexByte(s.name, '\t') >= 0 })
+		}
+	}
+	t.tree = sim.shapeOf(t.syms)
+}
+
+// shapeSorted gives t the shape of a tree its sorted symbols were
+// inserted into in order, as perf fills a module's tree from the kernel's
+// and perf-PID.map trees are filled when the map is sorted.
+func (t *symtab) shapeSorted() {
+	t.shape(func() []loadStep { return []loadStep{{insert: t.syms}} })
+}
+
+// overlapping reports whether, in symbols sorted by start, two share a
+// start or one starts inside another's [start, end). Otherwise at most
+// one symbol contains any address, and the tree search finds it whatever
+// the tree's shape, as a binary search does.
+func overlapping(s []symbol) bool {
+	var end uint64
+	for i := range s {
+		if i > 0 && (s[i].start == s[i-1].start || s[i].start < end) {
+			return true
+		}
+		end = max(end, s[i].end)
+	}
+	return false
+}
+
+// rbSim is a red-black tree of symbols keyed by start, shaped exactly as
+// lib/rbtree.c shapes perf's: the same insertion fix-up, the same erase
+// (the successor takes an erased inner node's place) and the same
+// rebalancing cases. Nodes are indexes; erased nodes stay in the arrays.
+// The zero value is not ready: root must start at -1.
+type rbSim struct {
+	syms                []symbol
+	left, right, parent []int32
+	red                 []bool
+	root                int32
+	n                   int // nodes in the tree
+}
+
+func (r *rbSim) grow(n int) {
+	if n <= cap(r.syms)-len(r.syms) {
+		return
+	}
+	m := len(r.syms) + n
+	grow32 := func(a []int32) []int32 { return append(make([]int32, 0, m), a...) }
+	r.syms = append(make([]symbol, 0, m), r.syms...)
+	r.left, r.right, r.parent = grow32(r.left), grow32(r.right), grow32(r.parent)
+	r.red = append(make([]bool, 0, m), r.red...)
+}
+
+// insert adds s as symbols__insert does: down the tree, left while s
+// starts below the node, then rb_insert_color.
+func (r *rbSim) insert(s symbol) {
+	n := int32(len(r.syms))
+	r.syms = append(r.syms, s)
+	r.left = append(r.left, -1)
+	r.right = append(r.right, -1)
+	r.red = append(r.red, true)
+	p, goLeft := int32(-1), false
+	for c := r.root; c >= 0; {
+		p = c
+		goLeft = s.start < r.syms[c].start
+		if goLeft {
+			c = r.left[c]
+		} else {
+			c = r.right[c]
+		}
+	}
+	r.parent = append(r.parent, p)
+	switch {
+	case p < 0:
+		r.root = n
+	case goLeft:
+		r.left[p] = n
+	default:
+		r.right[p] = n
+	}
+	r.n++
+	r.insertColor(n)
+}
+
+func (r *rbSim) isRed(n int32) bool { return n >= 0 && r.red[n] }
+
+// replaceChild makes n take old's place under parent (or at the root).
+func (r *rbSim) replaceChild(old, n, parent int32) {
+	switch {
+	case parent < 0:
+		r.root = n
+	case r.left[parent] == old:
+		r.left[parent] = n
+	default:
+		r.right[parent] = n
+	}
+}
+
+// rotateLeft lifts x's right child into x's place.
+func (r *rbSim) rotateLeft(x int32) {
+	y := r.right[x]
+	r.right[x] = r.left[y]
+	if c := r.left[y]; c >= 0 {
+		r.parent[c] = x
+	}
+	p := r.parent[x]
+	r.parent[y] = p
+	r.replaceChild(x, y, p)
+	r.left[y] = x
+	r.parent[x] = y
+}
+
+// rotateRight lifts x's left child into x's place.
+func (r *rbSim) rotateRight(x int32) {
+	y := r.left[x]
+	r.left[x] = r.right[y]
+	if c := r.right[y]; c >= 0 {
+		r.parent[c] = x
+	}
+	p := r.parent[x]
+	r.parent[y] = p
+	r.replaceChild(x, y, p)
+	r.right[y] = x
+	r.parent[x] = y
+}
+
+// insertColor restores the red-black rules after inserting the red node
+// n, with rb_insert_color's cases: a red uncle flips colors and moves up;
+// otherwise one or two rotations end it.
+func (r *rbSim) insertColor(n int32) {
+	for {
+		p := r.parent[n]
+		if p < 0 {
+			r.red[n] = false
+			return
+		}
+		if !r.red[p] {
+			return
+		}
+		g := r.parent[p] // exists: a red node is not the root
+		if p == r.left[g] {
+			if u := r.right[g]; r.isRed(u) {
+				r.red[u], r.red[p], r.red[g] = false, false, true
+				n = g
+				continue
+			}
+			if n == r.right[p] {
+				r.rotateLeft(p)
+				p = n
+			}
+			r.rotateRight(g)
+		} else {
+			if u := r.left[g]; r.isRed(u) {
+				r.red[u], r.red[p], r.red[g] = false, false, true
+				n = g
+				continue
+			}
+			if n == r.left[p] {
+				r.rotateRight(p)
+				p = n
+			}
+			r.rotateLeft(g)
+		}
+		r.red[p], r.red[g] = false, true
+		return
+	}
+}
+
+// erase removes n as rb_erase does. A node with at most one child is
+// replaced by that child; otherwise its in-order successor is unlinked
+// and takes n's place and color. When a black node left its place empty,
+// the tree is rebalanced from that place's parent.
+func (r *rbSim) erase(n int32) {
+	rebalance := int32(-1)
+	left, right, parent := r.left[n], r.right[n], r.parent[n]
+	switch {
+	case left < 0:
+		r.replaceChild(n, right, parent)
+		if right >= 0 {
+			r.parent[right], r.red[right] = parent, r.red[n]
+		} else if !r.red[n] {
+			rebalance = parent
+		}
+	case right < 0:
+		r.replaceChild(n, left, parent)
+		r.parent[left], r.red[left] = parent, r.red[n]
+	default:
+		// The successor: n's right child, or the leftmost node below it,
+		// which then leaves its right subtree to its parent sp.
+		succ, sp := right, right
+		child := r.right[right]
+		if r.left[right] >= 0 {
+			for c := r.left[right]; c >= 0; c = r.left[c] {
+				sp, succ = succ, c
+			}
+			child = r.right[succ]
+			r.left[sp] = child
+			r.right[succ] = right
+			r.parent[right] = succ
+		}
+		r.left[succ] = left
+		r.parent[left] = succ
+		r.replaceChild(n, succ, parent)
+		if child >= 0 {
+			r.parent[child], r.red[child] = sp, false
+		} else if !r.red[succ] {
+			rebalance = sp
+		}
+		r.parent[succ], r.red[succ] = parent, r.red[n]
+	}
+	r.left[n], r.right[n], r.parent[n] = -1, -1, -1
+	r.n--
+	if rebalance >= 0 {
+		r.eraseColor(rebalance)
+	}
+}
+
+// eraseColor rebalances after a black node left an empty place below
+// parent, with ____rb_erase_color's cases: a red sibling is rotated up
+// first; a sibling with black children turns red and the shortage moves
+// up (or ends at a red parent); otherwise one or two rotations end it.
+func (r *rbSim) eraseColor(parent int32) {
+	n := int32(-1)
+	for {
+		if s := r.right[parent]; n != s { // n is parent's left child
+			if r.isRed(s) {
+				r.rotateLeft(parent)
+				r.red[s], r.red[parent] = false, true
+				s = r.right[parent]
+			}
+			if !r.isRed(r.right[s]) {
+				if !r.isRed(r.left[s]) {
+					r.red[s] = true
+					if r.red[parent] {
+						r.red[parent] = false
+						return
+					}
+					n, parent = parent, r.parent[parent]
+					if parent < 0 {
+						return
+					}
+					continue
+				}
+				r.rotateRight(s)
+				s = r.parent[s]
+			}
+			r.rotateLeft(parent)
+			r.red[s], r.red[parent], r.red[r.right[s]] = r.red[parent], false, false
+			return
+		}
+		s := r.left[parent]
+		if r.isRed(s) {
+			r.rotateRight(parent)
+			r.red[s], r.red[parent] = false, true
+			s = r.left[parent]
+		}
+		if !r.isRed(r.left[s]) {
+			if !r.isRed(r.right[s]) {
+				r.red[s] = true
+				if r.red[parent] {
+					r.red[parent] = false
+					return
+				}
+				n, parent = parent, r.parent[parent]
+				if parent < 0 {
+					return
+				}
+				continue
+			}
+			r.rotateLeft(s)
+			s = r.parent[s]
+		}
+		r.rotateRight(parent)
+		r.red[s], r.red[parent], r.red[r.left[s]] = r.red[parent], false, false
+		return
+	}
+}
+
+// first returns the leftmost node, or -1.
+func (r *rbSim) first() int32 {
+	n := r.root
+	if n < 0 {
+		return -1
+	}
+	for r.left[n] >= 0 {
+		n = r.left[n]
+	}
+	return n
+}
+
+// next returns n's in-order successor, or -1.
+func (r *rbSim) next(n int32) int32 {
+	if c := r.right[n]; c >= 0 {
+		for r.left[c] >= 0 {
+			c = r.left[c]
+		}
+		return c
+	}
+	for {
+		p := r.parent[n]
+		if p < 0 || r.left[p] == n {
+			return p
+		}
+		n = p
+	}
+}
+
+// fixupEnd is symbols__fixup_end on the tree (see [symtab.fixup]).
+func (r *rbSim) fixupEnd(kallsyms bool) {
+	cur := r.first()
+	if cur < 0 {
+		return
+	}
+	for nx := r.next(cur); nx >= 0; nx = r.next(nx) {
+		prev := &r.syms[cur]
+		cur = nx
+		if prev.end != prev.start {
+			continue
+		}
+		if kallsyms && isModuleSym(prev.name) != isModuleSym(r.syms[cur].name) {
+			prev.end = roundUp(prev.end+4096, 4096)
+		} else {
+			prev.end = r.syms[cur].start
+		}
+	}
+	if s := &r.syms[cur]; s.end == s.start {
+		s.end = roundUp(s.start, 4096) + 4096
+	}
+}
+
+// fixupDuplicate is symbols__fixup_duplicate: walking in order, of two
+// neighbours with the same start the worse one ([chooseBest]) is erased
+// at once, and the winner meets the next neighbour.
+func (r *rbSim) fixupDuplicate() {
+	for cur := r.first(); cur >= 0; {
+		nx := r.next(cur)
+		if nx < 0 {
+			return
+		}
+		if r.syms[cur].start != r.syms[nx].start {
+			cur = nx
+			continue
+		}
+		if chooseBest(&r.syms[cur], &r.syms[nx]) {
+			r.erase(nx)
+			continue
+		}
+		r.erase(cur)
+		cur = nx
+	}
+}
+
+// eraseIf erases, in order, the nodes whose symbol matches drop.
+func (r *rbSim) eraseIf(drop func(*symbol) bool) {
+	for cur := r.first(); cur >= 0; {
+		nx := r.next(cur)
+		if drop(&r.syms[cur]) {
+			r.erase(cur)
+		}
+		cur = nx
+	}
+}
+
+// shapeOf returns the tree's shape over syms, the same symbols sorted; nil
+// if the tree does not hold exactly those symbols in that order.
+func (r *rbSim) shapeOf(syms []symbol) *symTree {
+	if r.n != len(syms) {
+		return nil
+	}
+	pos := make([]int32, len(r.syms))
+	i := int32(0)
+	for n := r.first(); n >= 0; n = r.next(n) {
+		s, want := &r.syms[n], &syms[i]
+		if s.start != want.start || s.end != want.end || s.name != want.name {
+			return nil
+		}
+		pos[n] = i
+		i++
+	}
+	tr := &symTree{root: -1, left: make([]int32, len(syms)), right: make([]int32, len(syms))}
+	at := func(n int32) int32 {
+		if n < 0 {
+			return -1
+		}
+		return pos[n]
+	}
+	tr.root = at(r.root)
+	for n := r.first(); n >= 0; n = r.next(n) {
+		tr.left[pos[n]], tr.right[pos[n]] = at(r.left[n]), at(r.right[n])
+	}
+	return tr
+}
