@@ -30,3 +30,52 @@ func BenchmarkLoadELFNode(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkShapeNode measures what perf's tree costs on /usr/bin/node
+// (whose labels overlap functions): the fixups of both tables alone, and
+// with the replay of perf's tree that [symtab.shape] adds.
+func BenchmarkShapeNode(b *testing.B) {
+	if _, err := os.Stat(nodeBinary); err != nil {
+		b.Skip("no " + nodeBinary)
+	}
+	f, err := elfsafe.Open(nodeBinary)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer f.Close()
+	var lists [][]symbol
+	for _, dynamic := range []bool{false, true} {
+		l, err := readELFSymbols(f, f, demangler{}, dynamic)
+		if err != nil {
+			b.Fatal(err)
+		}
+		lists = append(lists, l)
+	}
+	build := func(shape bool) {
+		var tab symtab
+		var steps []loadStep
+		for _, l := range lists {
+			tab.syms = append(tab.syms, l...)
+			tab.fixup(false)
+			steps = append(steps, loadStep{insert: l, fixup: true})
+		}
+		if shape {
+			tab.shape(func() []loadStep { return steps })
+			if tab.tree == nil {
+				b.Fatal("no tree")
+			}
+		}
+	}
+	for _, shape := range []bool{false, true} {
+		name := "fixups"
+		if shape {
+			name = "fixups+tree"
+		}
+		b.Run(name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				build(shape)
+			}
+		})
+	}
+}

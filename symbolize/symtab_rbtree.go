@@ -105,11 +105,18 @@ func overlapping(s []symbol) bool {
 // rebalancing cases. Nodes are indexes; erased nodes stay in the arrays.
 // The zero value is not ready: root must start at -1.
 type rbSim struct {
-	syms                []symbol
-	left, right, parent []int32
-	red                 []bool
-	root                int32
-	n                   int // nodes in the tree
+	nodes []rbNode
+	syms  []symbol // by node
+	root  int32
+	n     int // nodes in the tree
+}
+
+// rbNode is a node of rbSim; its key is a copy of its symbol's start, so
+// that a descent touches nodes only.
+type rbNode struct {
+	start               uint64
+	left, right, parent int32
+	red                 bool
 }
 
 func (r *rbSim) grow(n int) {
@@ -117,83 +124,78 @@ func (r *rbSim) grow(n int) {
 		return
 	}
 	m := len(r.syms) + n
-	grow32 := func(a []int32) []int32 { return append(make([]int32, 0, m), a...) }
 	r.syms = append(make([]symbol, 0, m), r.syms...)
-	r.left, r.right, r.parent = grow32(r.left), grow32(r.right), grow32(r.parent)
-	r.red = append(make([]bool, 0, m), r.red...)
+	r.nodes = append(make([]rbNode, 0, m), r.nodes...)
 }
 
 // insert adds s as symbols__insert does: down the tree, left while s
 // starts below the node, then rb_insert_color.
 func (r *rbSim) insert(s symbol) {
-	n := int32(len(r.syms))
+	n := int32(len(r.nodes))
 	r.syms = append(r.syms, s)
-	r.left = append(r.left, -1)
-	r.right = append(r.right, -1)
-	r.red = append(r.red, true)
 	p, goLeft := int32(-1), false
 	for c := r.root; c >= 0; {
 		p = c
-		goLeft = s.start < r.syms[c].start
+		goLeft = s.start < r.nodes[c].start
 		if goLeft {
-			c = r.left[c]
+			c = r.nodes[c].left
 		} else {
-			c = r.right[c]
+			c = r.nodes[c].right
 		}
 	}
-	r.parent = append(r.parent, p)
+	r.nodes = append(r.nodes, rbNode{start: s.start, left: -1, right: -1, parent: p, red: true})
 	switch {
 	case p < 0:
 		r.root = n
 	case goLeft:
-		r.left[p] = n
+		r.nodes[p].left = n
 	default:
-		r.right[p] = n
+		r.nodes[p].right = n
 	}
 	r.n++
 	r.insertColor(n)
 }
 
-func (r *rbSim) isRed(n int32) bool { return n >= 0 && r.red[n] }
+func (r *rbSim) isRed(n int32) bool { return n >= 0 && r.nodes[n].red }
 
 // replaceChild makes n take old's place under parent (or at the root).
 func (r *rbSim) replaceChild(old, n, parent int32) {
 	switch {
 	case parent < 0:
 		r.root = n
-	case r.left[parent] == old:
-		r.left[parent] = n
+	case r.nodes[parent].left == old:
+		r.nodes[parent].left = n
 	default:
-		r.right[parent] = n
+		r.nodes[parent].right = n
 	}
 }
 
 // rotateLeft lifts x's right child into x's place.
 func (r *rbSim) rotateLeft(x int32) {
-	y := r.right[x]
-	r.right[x] = r.left[y]
-	if c := r.left[y]; c >= 0 {
-		r.parent[c] = x
+	y := r.nodes[x].right
+	r.nodes[x].right = r.nodes[y].left
+	if c := r.nodes[y].left; c >= 0 {
+		r.nodes[c].parent = x
 	}
-	p := r.parent[x]
-	r.parent[y] = p
+	p := r.nodes[x].parent
+	r.nodes[y].parent = p
 	r.replaceChild(x, y, p)
-	r.left[y] = x
-	r.parent[x] = y
+	r.nodes[y].left = x
+	r.nodes[x].parent = y
 }
 
 // rotateRight lifts x's left child into x's place.
 func (r *rbSim) rotateRight(x int32) {
-	y := r.left[x]
-	r.left[x] = r.right[y]
-	if c := r.right[y]; c >= 0 {
-		r.parent[c] = x
+	y := r.nodes[x].left
+	r.nodes[x].left = r.nodes[y].right
+	if c := r.nodes[y].right; c >= 0 {
+		r.nodes[c].parent = x
 	}
-	p := r.parent[x]
-	r.parent[y] = p
+	p := r.nodes[x].parent
+	r.nodes[y].parent = p
 	r.replaceChild(x, y, p)
-	r.right[y] = x
-	r.parent[x] = y
+	r.nodes[y].right = x
+	r.nodes[x].parent = y
 }
 
 // insertColor restores the red-black rules after inserting the red node
@@ -201,39 +203,39 @@ func (r *rbSim) rotateRight(x int32) {
 // otherwise one or two rotations end it.
 func (r *rbSim) insertColor(n int32) {
 	for {
-		p := r.parent[n]
+		p := r.nodes[n].parent
 		if p < 0 {
-			r.red[n] = false
+			r.nodes[n].red = false
 			return
 		}
-		if !r.red[p] {
+		if !r.nodes[p].red {
 			return
 		}
-		g := r.parent[p] // exists: a red node is not the root
-		if p == r.left[g] {
-			if u := r.right[g]; r.isRed(u) {
-				r.red[u], r.red[p], r.red[g] = false, false, true
+		g := r.nodes[p].parent // exists: a red node is not the root
+		if p == r.nodes[g].left {
+			if u := r.nodes[g].right; r.isRed(u) {
+				r.nodes[u].red, r.nodes[p].red, r.nodes[g].red = false, false, true
 				n = g
 				continue
 			}
-			if n == r.right[p] {
+			if n == r.nodes[p].right {
 				r.rotateLeft(p)
 				p = n
 			}
 			r.rotateRight(g)
 		} else {
-			if u := r.left[g]; r.isRed(u) {
-				r.red[u], r.red[p], r.red[g] = false, false, true
+			if u := r.nodes[g].left; r.isRed(u) {
+				r.nodes[u].red, r.nodes[p].red, r.nodes[g].red = false, false, true
 				n = g
 				continue
 			}
-			if n == r.left[p] {
+			if n == r.nodes[p].left {
 				r.rotateRight(p)
 				p = n
 			}
 			r.rotateLeft(g)
 		}
-		r.red[p], r.red[g] = false, true
+		r.nodes[p].red, r.nodes[g].red = false, true
 		return
 	}
 }
@@ -244,43 +246,43 @@ func (r *rbSim) insertColor(n int32) {
 // the tree is rebalanced from that place's parent.
 func (r *rbSim) erase(n int32) {
 	rebalance := int32(-1)
-	left, right, parent := r.left[n], r.right[n], r.parent[n]
+	left, right, parent := r.nodes[n].left, r.nodes[n].right, r.nodes[n].parent
 	switch {
 	case left < 0:
 		r.replaceChild(n, right, parent)
 		if right >= 0 {
-			r.parent[right], r.red[right] = parent, r.red[n]
-		} else if !r.red[n] {
+			r.nodes[right].parent, r.nodes[right].red = parent, r.nodes[n].red
+		} else if !r.nodes[n].red {
 			rebalance = parent
 		}
 	case right < 0:
 		r.replaceChild(n, left, parent)
-		r.parent[left], r.red[left] = parent, r.red[n]
+		r.nodes[left].parent, r.nodes[left].red = parent, r.nodes[n].red
 	default:
 		// The successor: n's right child, or the leftmost node below it,
 		// which then leaves its right subtree to its parent sp.
 		succ, sp := right, right
-		child := r.right[right]
-		if r.left[right] >= 0 {
-			for c := r.left[right]; c >= 0; c = r.left[c] {
+		child := r.nodes[right].right
+		if r.nodes[right].left >= 0 {
+			for c := r.nodes[right].left; c >= 0; c = r.nodes[c].left {
 				sp, succ = succ, c
 			}
-			child = r.right[succ]
-			r.left[sp] = child
-			r.right[succ] = right
-			r.parent[right] = succ
+			child = r.nodes[succ].right
+			r.nodes[sp].left = child
+			r.nodes[succ].right = right
+			r.nodes[right].parent = succ
 		}
-		r.left[succ] = left
-		r.parent[left] = succ
+		r.nodes[succ].left = left
+		r.nodes[left].parent = succ
 		r.replaceChild(n, succ, parent)
 		if child >= 0 {
-			r.parent[child], r.red[child] = sp, false
-		} else if !r.red[succ] {
+			r.nodes[child].parent, r.nodes[child].red = sp, false
+		} else if !r.nodes[succ].red {
 			rebalance = sp
 		}
-		r.parent[succ], r.red[succ] = parent, r.red[n]
+		r.nodes[succ].parent, r.nodes[succ].red = parent, r.nodes[n].red
 	}
-	r.left[n], r.right[n], r.parent[n] = -1, -1, -1
+	r.nodes[n].left, r.nodes[n].right, r.nodes[n].parent = -1, -1, -1
 	r.n--
 	if rebalance >= 0 {
 		r.eraseColor(rebalance)
@@ -294,56 +296,56 @@ func (r *rbSim) erase(n int32) {
 func (r *rbSim) eraseColor(parent int32) {
 	n := int32(-1)
 	for {
-		if s := r.right[parent]; n != s { // n is parent's left child
+		if s := r.nodes[parent].right; n != s { // n is parent's left child
 			if r.isRed(s) {
 				r.rotateLeft(parent)
-				r.red[s], r.red[parent] = false, true
-				s = r.right[parent]
+				r.nodes[s].red, r.nodes[parent].red = false, true
+				s = r.nodes[parent].right
 			}
-			if !r.isRed(r.right[s]) {
-				if !r.isRed(r.left[s]) {
-					r.red[s] = true
-					if r.red[parent] {
-						r.red[parent] = false
+			if !r.isRed(r.nodes[s].right) {
+				if !r.isRed(r.nodes[s].left) {
+					r.nodes[s].red = true
+					if r.nodes[parent].red {
+						r.nodes[parent].red = false
 						return
 					}
-					n, parent = parent, r.parent[parent]
+					n, parent = parent, r.nodes[parent].parent
 					if parent < 0 {
 						return
 					}
 					continue
 				}
 				r.rotateRight(s)
-				s = r.parent[s]
+				s = r.nodes[s].parent
 			}
 			r.rotateLeft(parent)
-			r.red[s], r.red[parent], r.red[r.right[s]] = r.red[parent], false, false
+			r.nodes[s].red, r.nodes[parent].red, r.nodes[r.nodes[s].right].red = r.nodes[parent].red, false, false
 			return
 		}
-		s := r.left[parent]
+		s := r.nodes[parent].left
 		if r.isRed(s) {
 			r.rotateRight(parent)
-			r.red[s], r.red[parent] = false, true
-			s = r.left[parent]
+			r.nodes[s].red, r.nodes[parent].red = false, true
+			s = r.nodes[parent].left
 		}
-		if !r.isRed(r.left[s]) {
-			if !r.isRed(r.right[s]) {
-				r.red[s] = true
-				if r.red[parent] {
-					r.red[parent] = false
+		if !r.isRed(r.nodes[s].left) {
+			if !r.isRed(r.nodes[s].right) {
+				r.nodes[s].red = true
+				if r.nodes[parent].red {
+					r.nodes[parent].red = false
 					return
 				}
-				n, parent = parent, r.parent[parent]
+				n, parent = parent, r.nodes[parent].parent
 				if parent < 0 {
 					return
 				}
 				continue
 			}
 			r.rotateLeft(s)
-			s = r.parent[s]
+			s = r.nodes[s].parent
 		}
 		r.rotateRight(parent)
-		r.red[s], r.red[parent], r.red[r.left[s]] = r.red[parent], false, false
+		r.nodes[s].red, r.nodes[parent].red, r.nodes[r.nodes[s].left].red = r.nodes[parent].red, false, false
 		return
 	}
 }
@@ -354,23 +356,23 @@ func (r *rbSim) first() int32 {
 	if n < 0 {
 		return -1
 	}
-	for r.left[n] >= 0 {
-		n = r.left[n]
+	for r.nodes[n].left >= 0 {
+		n = r.nodes[n].left
 	}
 	return n
 }
 
 // next returns n's in-order successor, or -1.
 func (r *rbSim) next(n int32) int32 {
-	if c := r.right[n]; c >= 0 {
-		for r.left[c] >= 0 {
-			c = r.left[c]
+	if c := r.nodes[n].right; c >= 0 {
+		for r.nodes[c].left >= 0 {
+			c = r.nodes[c].left
 		}
 		return c
 	}
 	for {
-		p := r.parent[n]
-		if p < 0 || r.left[p] == n {
+		p := r.nodes[n].parent
+		if p < 0 || r.nodes[p].left == n {
 			return p
 		}
 		n = p
@@ -439,26 +441,25 @@ func (r *rbSim) shapeOf(syms []symbol) *symTree {
 	if r.n != len(syms) {
 		return nil
 	}
-	pos := make([]int32, len(r.syms))
-	i := int32(0)
+	pos := make([]int32, len(r.nodes)) // node -> index in syms
+	order := make([]int32, 0, len(syms))
 	for n := r.first(); n >= 0; n = r.next(n) {
-		s, want := &r.syms[n], &syms[i]
+		s, want := &r.syms[n], &syms[len(order)]
 		if s.start != want.start || s.end != want.end || s.name != want.name {
 			return nil
 		}
-		pos[n] = i
-		i++
+		pos[n] = int32(len(order))
+		order = append(order, n)
 	}
-	tr := &symTree{root: -1, left: make([]int32, len(syms)), right: make([]int32, len(syms))}
 	at := func(n int32) int32 {
 		if n < 0 {
 			return -1
 		}
 		return pos[n]
 	}
-	tr.root = at(r.root)
-	for n := r.first(); n >= 0; n = r.next(n) {
-		tr.left[pos[n]], tr.right[pos[n]] = at(r.left[n]), at(r.right[n])
+	tr := &symTree{root: at(r.root), left: make([]int32, len(syms)), right: make([]int32, len(syms))}
+	for i, n := range order {
+		tr.left[i], tr.right[i] = at(r.nodes[n].left), at(r.nodes[n].right)
 	}
 	return tr
 }

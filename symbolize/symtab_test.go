@@ -1,8 +1,12 @@
 package symbolize
 
 import (
+	"cmp"
 	"debug/elf"
+	"math/rand"
 	"os"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/internal/elfsafe"
@@ -179,6 +183,24 @@ func TestChooseBestSyS(t *testing.T) {
 		a, b := symbol{0x10, 0x20, tt.a, g}, symbol{0x10, 0x20, tt.b, g}
 		if have := chooseBest(&a, &b); have != tt.want {
 			t.Errorf("chooseBest(%s, %s) = %v, want %v", tt.a, tt.b, have, tt.want)
+		}
+	}
+}
+
+// TestSortStable checks the key sort against the library's stable sort
+// on tables with many equal starts.
+func TestSortStable(t *testing.T) {
+	rng := rand.New(rand.NewSource(1))
+	for _, n := range []int{0, 1, 2, 17, 1000} {
+		s := make([]symbol, n)
+		for i := range s {
+			s[i] = symbol{start: uint64(rng.Intn(n/3 + 1)), name: strconv.Itoa(i)}
+		}
+		want := slices.Clone(s)
+		slices.SortStableFunc(want, func(a, b symbol) int { return cmp.Compare(a.start, b.start) })
+		sortStable(s)
+		if !slices.Equal(s, want) {
+			t.Errorf("n=%d: order differs from a stable sort", n)
 		}
 	}
 }
