@@ -73,8 +73,19 @@ func (t *symtab) add(syms []symbol) {
 	if len(syms) == 0 {
 		return
 	}
-	t.syms = append(t.syms, syms...)
-	sort.SliceStable(t.syms, func(i, j int) bool { return t.syms[i].start < t.syms[j].start })
+	// Merge: a symbol inserted later goes after those with its start.
+	add := slices.Clone(syms)
+	sortStable(add)
+	old := t.syms
+	out := make([]symbol, 0, len(old)+len(add))
+	for len(old) > 0 && len(add) > 0 {
+		if add[0].start < old[0].start {
+			out, add = append(out, add[0]), add[1:]
+		} else {
+			out, old = append(out, old[0]), old[1:]
+		}
+	}
+	t.syms = append(append(out, old...), add...)
 }
 
 // find returns the index of the symbol covering addr, or -1. A symbol

@@ -78,8 +78,7 @@ func (t *symtab) shape(steps func() []loadStep) {
 }
 
 // shapeSorted gives t the shape of a tree its sorted symbols were
-// inserted into in order, as perf fills a module's tree from the kernel's
-// and perf-PID.map trees are filled when the map is sorted.
+// inserted into in order, as perf fills a module's tree from the kernel's.
 func (t *symtab) shapeSorted() {
 	t.shape(func() []loadStep { return []loadStep{{insert: t.syms}} })
 }

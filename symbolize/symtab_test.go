@@ -204,3 +204,18 @@ func TestSortStable(t *testing.T) {
 		}
 	}
 }
+
+// TestSymtabAdd checks that symbols added after the fixups (PLT entries)
+// are merged by start, after the symbols that share their start.
+func TestSymtabAdd(t *testing.T) {
+	g := elf.STB_GLOBAL
+	tab := symtab{syms: []symbol{{0x10, 0x20, "a", g}, {0x30, 0x40, "c", g}}}
+	tab.add([]symbol{{0x30, 0x38, "p2", g}, {0x20, 0x28, "p1", g}, {0x50, 0x58, "p3", g}})
+	var have []string
+	for _, s := range tab.syms {
+		have = append(have, s.name)
+	}
+	if want := []string{"a", "p1", "c", "p2", "p3"}; !slices.Equal(have, want) {
+		t.Errorf("have %v, want %v", have, want)
+	}
+}
