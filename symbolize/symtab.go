@@ -73,19 +73,21 @@ func (t *symtab) add(syms []symbol) {
 	if len(syms) == 0 {
 		return
 	}
-	// Merge: a symbol inserted later goes after those with its start.
+	// Merge in place from the back: a symbol inserted later goes after
+	// those with its start.
 	add := slices.Clone(syms)
 	sortStable(add)
-	old := t.syms
-	out := make([]symbol, 0, len(old)+len(add))
-	for len(old) > 0 && len(add) > 0 {
-		if add[0].start < old[0].start {
-			out, add = append(out, add[0]), add[1:]
+	i, j := len(t.syms)-1, len(add)-1
+	t.syms = slices.Grow(t.syms, len(add))[:len(t.syms)+len(add)]
+	for k := len(t.syms) - 1; j >= 0; k-- {
+		if i >= 0 && t.syms[i].start > add[j].start {
+			t.syms[k] = t.syms[i]
+			i--
 		} else {
-			out, old = append(out, old[0]), old[1:]
+			t.syms[k] = add[j]
+			j--
 		}
 	}
-	t.syms = append(append(out, old...), add...)
 }
 
 // find returns the index of the symbol covering addr, or -1. A symbol

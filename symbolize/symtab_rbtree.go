@@ -60,11 +60,16 @@ func (t *symtab) shape(steps func() []loadStep) {
 	if !overlapping(t.syms) {
 		return
 	}
-	sim := rbSim{root: -1}
-	for _, st := range steps() {
-		sim.grow(len(st.insert))
-		for _, s := range st.insert {
-			sim.insert(s)
+	history := steps()
+	total := 0
+	for _, st := range history {
+		total += len(st.insert)
+	}
+	sim := rbSim{root: -1, nodes: make([]rbNode, 0, total)}
+	for _, st := range history {
+		sim.src = append(sim.src, st.insert)
+		for i := range st.insert {
+			sim.insert(int32(len(sim.src)-1), int32(i))
 		}
 		if st.fixup {
 			sim.fixupEnd(st.kallsyms)
@@ -101,37 +106,39 @@ func overlapping(s []symbol) bool {
 // rbSim is a red-black tree of symbols keyed by start, shaped exactly as
 // lib/rbtree.c shapes perf's: the same insertion fix-up, the same erase
 // (the successor takes an erased inner node's place) and the same
-// rebalancing cases. Nodes are indexes; erased nodes stay in the arrays.
+// rebalancing cases. Nodes are indexes; erased nodes stay in the array.
 // The zero value is not ready: root must start at -1.
 type rbSim struct {
 	nodes []rbNode
-	syms  []symbol // by node
+	src   [][]symbol // the symbols inserted, read only: a node has its end
 	root  int32
 	n     int // nodes in the tree
 }
 
-// rbNode is a node of rbSim; its key is a copy of its symbol's start, so
-// that a descent touches nodes only.
+// rbNode is a node of rbSim: its symbol's start and (fixed-up) end, and
+// where the rest of the symbol is in rbSim.src. Nodes hold no pointers.
 type rbNode struct {
-	start               uint64
+	start, end          uint64
 	left, right, parent int32
+	step, idx           int32
 	red                 bool
 }
 
-func (r *rbSim) grow(n int) {
-	if n <= cap(r.syms)-len(r.syms) {
-		return
-	}
-	m := len(r.syms) + n
-	r.syms = append(make([]symbol, 0, m), r.syms...)
-	r.nodes = append(make([]rbNode, 0, m), r.nodes...)
+// sym returns node n's symbol as inserted (its end may be out of date).
+func (r *rbSim) sym(n int32) *symbol { return &r.src[r.nodes[n].step][r.nodes[n].idx] }
+
+// symbol returns node n's symbol with its current end.
+func (r *rbSim) symbol(n int32) symbol {
+	s := *r.sym(n)
+	s.end = r.nodes[n].end
+	return s
 }
 
-// insert adds s as symbols__insert does: down the tree, left while s
-// starts below the node, then rb_insert_color.
-func (r *rbSim) insert(s symbol) {
+// insert adds src[step][idx] as symbols__insert does: down the tree,
+// left while it starts below the node, then rb_insert_color.
+func (r *rbSim) insert(step, idx int32) {
+	s := &r.src[step][idx]
 	n := int32(len(r.nodes))
-	r.syms = append(r.syms, s)
 	p, goLeft := int32(-1), false
 	for c := r.root; c >= 0; {
 		p = c
@@ -142,7 +149,7 @@ func (r *rbSim) insert(s symbol) {
 			c = r.nodes[c].right
 		}
 	}
-	r.nodes = append(r.nodes, rbNode{start: s.start, left: -1, right: -1, parent: p, red: true})
+	r.nodes = append(r.nodes, rbNode{start: s.start, end: s.end, left: -1, right: -1, parent: p, step: step, idx: idx, red: true})
 	switch {
 	case p < 0:
 		r.root = n
@@ -385,18 +392,19 @@ func (r *rbSim) fixupEnd(kallsyms bool) {
 		return
 	}
 	for nx := r.next(cur); nx >= 0; nx = r.next(nx) {
-		prev := &r.syms[cur]
+		prev := &r.nodes[cur]
+		prevNode := cur
 		cur = nx
 		if prev.end != prev.start {
 			continue
 		}
-		if kallsyms && isModuleSym(prev.name) != isModuleSym(r.syms[cur].name) {
+		if kallsyms && isModuleSym(r.sym(prevNode).name) != isModuleSym(r.sym(cur).name) {
 			prev.end = roundUp(prev.end+4096, 4096)
 		} else {
-			prev.end = r.syms[cur].start
+			prev.end = r.nodes[cur].start
 		}
 	}
-	if s := &r.syms[cur]; s.end == s.start {
+	if s := &r.nodes[cur]; s.end == s.start {
 		s.end = roundUp(s.start, 4096) + 4096
 	}
 }
@@ -410,11 +418,12 @@ func (r *rbSim) fixupDuplicate() {
 		if nx < 0 {
 			return
 		}
-		if r.syms[cur].start != r.syms[nx].start {
+		if r.nodes[cur].start != r.nodes[nx].start {
 			cur = nx
 			continue
 		}
-		if chooseBest(&r.syms[cur], &r.syms[nx]) {
+		a, b := r.symbol(cur), r.symbol(nx)
+		if chooseBest(&a, &b) {
 			r.erase(nx)
 			continue
 		}
@@ -427,7 +436,7 @@ func (r *rbSim) fixupDuplicate() {
 func (r *rbSim) eraseIf(drop func(*symbol) bool) {
 	for cur := r.first(); cur >= 0; {
 		nx := r.next(cur)
-		if drop(&r.syms[cur]) {
+		if drop(r.sym(cur)) {
 			r.erase(cur)
 		}
 		cur = nx
@@ -443,8 +452,8 @@ func (r *rbSim) shapeOf(syms []symbol) *symTree {
 	pos := make([]int32, len(r.nodes)) // node -> index in syms
 	order := make([]int32, 0, len(syms))
 	for n := r.first(); n >= 0; n = r.next(n) {
-		s, want := &r.syms[n], &syms[len(order)]
-		if s.start != want.start || s.end != want.end || s.name != want.name {
+		nd, want := &r.nodes[n], &syms[len(order)]
+		if nd.start != want.start || nd.end != want.end || r.sym(n).name != want.name {
 			return nil
 		}
 		pos[n] = int32(len(order))
