@@ -35,8 +35,8 @@ type symtab struct {
 func (t *symtab) fixup(kallsyms bool) {
 	s := t.syms
 	// Stable: symbols with equal starts stay in table order, as perf's
-	// rb-tree insertion keeps them.
-	// (kallsyms is mostly sorted already: check first, in one pass.)
+	// rb-tree insertion keeps them. (kallsyms is mostly sorted already:
+	// sortStable checks first, in one pass.)
 	sortStable(s)
 	for i := 0; i+1 < len(s); i++ {
 		prev, curr := &s[i], &s[i+1]
