@@ -65,7 +65,7 @@ func (t *symtab) shape(steps func() []loadStep) {
 	for _, st := range history {
 		total += len(st.insert)
 	}
-	sim := rbSim{root: -1, nodes: make([]rbNode, 0, total)}
+	sim := rbSim{root: -1, nodes: make([]rbNode, 0, total), info: make([]rbInfo, 0, total)}
 	for _, st := range history {
 		sim.src = append(sim.src, st.insert)
 		for i := range st.insert {
@@ -110,27 +110,34 @@ func overlapping(s []symbol) bool {
 // The zero value is not ready: root must start at -1.
 type rbSim struct {
 	nodes []rbNode
-	src   [][]symbol // the symbols inserted, read only: a node has its end
+	info  []rbInfo   // by node
+	src   [][]symbol // the symbols inserted, read only: info has their ends
 	root  int32
 	n     int // nodes in the tree
 }
 
-// rbNode is a node of rbSim: its symbol's start and (fixed-up) end, and
-// where the rest of the symbol is in rbSim.src. Nodes hold no pointers.
+// rbNode is a node of rbSim, its key a copy of its symbol's start: small,
+// so that descents touch few cache lines.
 type rbNode struct {
-	start, end          uint64
+	start               uint64
 	left, right, parent int32
-	step, idx           int32
 	red                 bool
 }
 
+// rbInfo is the rest of a node: its symbol's (fixed-up) end and where the
+// symbol is in rbSim.src.
+type rbInfo struct {
+	end       uint64
+	step, idx int32
+}
+
 // sym returns node n's symbol as inserted (its end may be out of date).
-func (r *rbSim) sym(n int32) *symbol { return &r.src[r.nodes[n].step][r.nodes[n].idx] }
+func (r *rbSim) sym(n int32) *symbol { return &r.src[r.info[n].step][r.info[n].idx] }
 
 // symbol returns node n's symbol with its current end.
 func (r *rbSim) symbol(n int32) symbol {
 	s := *r.sym(n)
-	s.end = r.nodes[n].end
+	s.end = r.info[n].end
 	return s
 }
 
@@ -149,7 +156,8 @@ func (r *rbSim) insert(step, idx int32) {
 			c = r.nodes[c].right
 		}
 	}
-	r.nodes = append(r.nodes, rbNode{start: s.start, end: s.end, left: -1, right: -1, parent: p, step: step, idx: idx, red: true})
+	r.nodes = append(r.nodes, rbNode{start: s.start, left: -1, right: -1, parent: p, red: true})
+	r.info = append(r.info, rbInfo{end: s.end, step: step, idx: idx})
 	switch {
 	case p < 0:
 		r.root = n
@@ -392,20 +400,20 @@ func (r *rbSim) fixupEnd(kallsyms bool) {
 		return
 	}
 	for nx := r.next(cur); nx >= 0; nx = r.next(nx) {
-		prev := &r.nodes[cur]
+		prev, prevStart := &r.info[cur].end, r.nodes[cur].start
 		prevNode := cur
 		cur = nx
-		if prev.end != prev.start {
+		if *prev != prevStart {
 			continue
 		}
 		if kallsyms && isModuleSym(r.sym(prevNode).name) != isModuleSym(r.sym(cur).name) {
-			prev.end = roundUp(prev.end+4096, 4096)
+			*prev = roundUp(*prev+4096, 4096)
 		} else {
-			prev.end = r.nodes[cur].start
+			*prev = r.nodes[cur].start
 		}
 	}
-	if s := &r.nodes[cur]; s.end == s.start {
-		s.end = roundUp(s.start, 4096) + 4096
+	if end, start := &r.info[cur].end, r.nodes[cur].start; *end == start {
+		*end = roundUp(start, 4096) + 4096
 	}
 }
 
@@ -452,8 +460,8 @@ func (r *rbSim) shapeOf(syms []symbol) *symTree {
 	pos := make([]int32, len(r.nodes)) // node -> index in syms
 	order := make([]int32, 0, len(syms))
 	for n := r.first(); n >= 0; n = r.next(n) {
-		nd, want := &r.nodes[n], &syms[len(order)]
-		if nd.start != want.start || nd.end != want.end || r.sym(n).name != want.name {
+		want := &syms[len(order)]
+		if r.nodes[n].start != want.start || r.info[n].end != want.end || r.sym(n).name != want.name {
 			return nil
 		}
 		pos[n] = int32(len(order))
