@@ -33,11 +33,114 @@ func (d demangler) demangle(name string) (out string) {
 			out = name
 		}
 	}()
-	r, err := demangle.ToString(name, demangle.NoParams, demangle.NoClones, demangle.NoRust)
+	opts := []demangle.Option{demangle.NoParams, demangle.NoClones, demangle.NoRust}
+	if !strings.Contains(name, "adL_Z") && !strings.Contains(name, "JE") {
+		r, err := demangle.ToString(name, opts...)
+		if err != nil {
+			return name
+		}
+		return r
+	}
+	// The address of a function as a template argument ("&f"): libiberty
+	// prints only the name of a qualified function (&A::f) but the whole
+	// type of any other, such as a template's instance
+	// (JSMethod<&(int node::StreamBase::WriteString<...>(v8::... const&))>);
+	// the library prints the name alone, in parentheses, for both.
+	a, err := demangle.ToAST(name, opts...)
 	if err != nil {
 		return name
 	}
-	return r
+	// A template whose arguments end in an empty pack ("JE"): libiberty
+	// closes it with ">" even after a ">" (its last-character check sees
+	// the ", " it took back), where the library writes "> >".
+	fix := func(x demangle.AST) demangle.AST {
+		if r := keepFunctionAddressType(x); r != nil {
+			return r
+		}
+		return closeAfterEmptyPack(x, opts)
+	}
+	if c := a.Copy(fix, func(demangle.AST) bool { return false }); c != nil {
+		a = c
+	}
+	return demangle.ASTToString(a, opts...)
+}
+
+// closeAfterEmptyPack prints a template with an empty argument pack among
+// its arguments as libiberty does, as a name. libiberty prints the list
+// recursively (head, then ", " and the rest, taking the ", " back when the
+// rest printed nothing): an empty pack before other arguments leaves its
+// ", " ("<, void>"), empty packs at the end vanish with theirs, and then
+// the ">" gets no space even after a ">" (its last-character check sees the
+// ", " it took back). The library leaves every empty pack out.
+func closeAfterEmptyPack(x demangle.AST, opts []demangle.Option) demangle.AST {
+	t, ok := x.(*demangle.Template)
+	if !ok {
+		return nil
+	}
+	empty := func(a demangle.AST) bool {
+		p, ok := a.(*demangle.ArgumentPack)
+		return ok && len(p.Args) == 0
+	}
+	last := -1 // the last argument that is not an empty pack
+	any := false
+	for i, a := range t.Args {
+		if empty(a) {
+			any = true
+		} else {
+			last = i
+		}
+	}
+	if !any {
+		return nil
+	}
+	var b strings.Builder
+	name := demangle.ASTToString(t.Name, opts...)
+	b.WriteString(name)
+	if strings.HasSuffix(name, "<") {
+		b.WriteByte(' ') // operator< <...>
+	}
+	b.WriteByte('<')
+	for i := 0; i <= last; i++ {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		if !empty(t.Args[i]) {
+			b.WriteString(demangle.ASTToString(t.Args[i], opts...))
+		}
+	}
+	if last == len(t.Args)-1 && strings.HasSuffix(b.String(), ">") {
+		b.WriteByte(' ')
+	}
+	b.WriteByte('>')
+	return &demangle.Name{Name: b.String()}
+}
+
+// keepFunctionAddressType rewrites "&" applied to a typed function name the
+// way libiberty's d_print_comp prints it: a qualified name alone and
+// without parentheses, anything else with its type. (The library drops the
+// type for the "&" operator only, not for the same text given as a plain
+// name, so the rewrite gives it the latter.)
+func keepFunctionAddressType(x demangle.AST) demangle.AST {
+	u, ok := x.(*demangle.Unary)
+	if !ok {
+		return nil
+	}
+	if op, ok := u.Op.(*demangle.Operator); !ok || op.Name != "&" {
+		return nil
+	}
+	t, ok := u.Expr.(*demangle.Typed)
+	if !ok {
+		return nil
+	}
+	if _, ok := t.Type.(*demangle.FunctionType); !ok {
+		return nil
+	}
+	if q, ok := t.Name.(*demangle.Qualified); ok {
+		return &demangle.Name{Name: "&" + demangle.ASTToString(q, demangle.NoParams, demangle.NoClones, demangle.NoRust)}
+	}
+	c := *u
+	c.Op = &demangle.Name{Name: "&"}
+	return &c
 }
 
 // rustLegacy demangles a legacy Rust symbol

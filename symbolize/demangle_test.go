@@ -135,6 +135,19 @@ func TestDemangleTable(t *testing.T) {
 		{"_ZN4core3ptr85drop_in_place$LT$std..rt..lang_start$LT$$LP$$RP$$GT$..$u7b$$u7b$closure$u7d$$u7d$$GT$17h0a1b2c3d4e5f6789E", "core::ptr::drop_in_place<std::rt::lang_start<()>::{{closure}}>"},
 		{"_RNvNtCs1234_3fix6shapes5total", "fix::shapes::total"},
 		{"_Znot_mangled", "_Znot_mangled"},
+		// A function's address as a template argument: libiberty prints
+		// its type (node's JSMethod callbacks).
+		{"_ZN4node10StreamBase8JSMethodIXadL_ZNS0_11WriteStringILNS_8encodingE1EEEiRKN2v820FunctionCallbackInfoINS4_5ValueEEEEEEEvS9_",
+			"node::StreamBase::JSMethod<&(int node::StreamBase::WriteString<(node::encoding)1>(v8::FunctionCallbackInfo<v8::Value> const&))>"},
+		// ... but only the name of a qualified one.
+		{"_ZN12v8_inspector9V8Console4callIXadL_ZNS0_10createTaskERKN2v820FunctionCallbackInfoINS2_5ValueEEEEEEEvS7_",
+			"v8_inspector::V8Console::call<&v8_inspector::V8Console::createTask>"},
+		// Empty argument packs: a leading one keeps its ", ", a trailing
+		// one leaves ">>" unspaced.
+		{"_ZNSt17_Function_handlerIFvvEZN2v84base8CallOnceIJEvEEvPSt6atomicIhENS2_16FunctionWithArgsIJDpT_EE4typeES9_EUlvE_E10_M_managerERSt9_Any_dataRKSE_St18_Manager_operation",
+			"std::_Function_handler<void (), v8::base::CallOnce<, void>(std::atomic<unsigned char>*, v8::base::FunctionWithArgs<>::type)::{lambda()#1}>::_M_manager"},
+		{"_ZN2v88internal28CFunctionBuilderWithFunctionINS_16CTypeInfoBuilderIdJEEEJNS2_INS_5LocalINS_5ValueEEEJEEEEE5BuildEv",
+			"v8::internal::CFunctionBuilderWithFunction<v8::CTypeInfoBuilder<double>, v8::CTypeInfoBuilder<v8::Local<v8::Value>> >::Build"},
 	}
 	for _, tt := range tests {
 		if got := (demangler{}).demangle(tt.in); got != tt.want {
