@@ -136,9 +136,12 @@ func compareDSOAddr(ra int, a uint64, rb int, b uint64) int {
 type chainNode struct {
 	parent *chainNode
 	val    []chainEntry
-	// children are kept in the order perf's rb_root_in yields them:
-	// descending by the first entry (see compareEntries).
-	children      []*chainNode
+	// children is perf's rb_root_in: a red-black tree searched and
+	// filled with match_chain on the first entry (larger entries to the
+	// left). That comparison is not a total order (resolved entries
+	// compare symbol starts, others addresses), so the tree's shape
+	// decides which child a chain joins, as in perf.
+	children      rbTree[*chainNode]
 	hit           uint64
 	childrenHit   uint64
 	count         uint64
@@ -161,23 +164,24 @@ func (root *chainNode) appendChain(chain []chainEntry, period uint64) {
 }
 
 // appendChildren finds the child whose first entry matches chain[0] and
-// continues there, or adds a new child.
+// continues there, or adds a new child (perf's append_chain_children).
 func (n *chainNode) appendChildren(chain []chainEntry, period uint64) {
-	// children are sorted descending; find the first child whose first
-	// entry is not greater than chain[0].
-	i := sort.Search(len(n.children), func(i int) bool {
-		return compareEntries(&n.children[i].val[0], &chain[0]) <= 0
+	probe := &chainNode{val: chain}
+	c, added := n.children.findOrMake(probe, childOrder, func() *chainNode {
+		return &chainNode{parent: n, val: append([]chainEntry(nil), chain...), hit: period, count: 1}
 	})
-	if i < len(n.children) && compareEntries(&n.children[i].val[0], &chain[0]) == 0 {
-		n.children[i].appendHere(chain, period)
-	} else {
-		c := &chainNode{parent: n, val: append([]chainEntry(nil), chain...), hit: period, count: 1}
-		n.children = append(n.children, nil)
-		copy(n.children[i+1:], n.children[i:])
-		n.children[i] = c
+	if !added {
+		c.appendHere(chain, period)
 	}
 	n.childrenHit += period
 	n.childrenCount++
+}
+
+// childOrder places chain node a among its siblings as perf's
+// append_chain_children does: to the left of b when b's first entry is
+// smaller (match_chain gives MATCH_LT), zero when they match.
+func childOrder(a, b *chainNode) int {
+	return compareEntries(&b.val[0], &a.val[0])
 }
 
 // appendHere continues a chain whose first entry matches n.val[0].
@@ -210,11 +214,12 @@ func (n *chainNode) split(rest []chainEntry, keep int, period uint64) {
 		count:         n.count,
 		childrenCount: n.childrenCount,
 	}
-	for _, c := range moved.children {
+	for _, c := range moved.children.items() {
 		c.parent = moved
 	}
 	n.val = n.val[:keep:keep]
-	n.children = []*chainNode{moved}
+	n.children = rbTree[*chainNode]{}
+	n.children.findOrInsert(moved, childOrder)
 	n.childrenHit = moved.cumulHits()
 	n.childrenCount = moved.cumulCounts()
 	if len(rest) == 0 {
@@ -227,11 +232,7 @@ func (n *chainNode) split(rest []chainEntry, keep int, period uint64) {
 	n.childrenHit += period
 	n.childrenCount++
 	c := &chainNode{parent: n, val: append([]chainEntry(nil), rest...), hit: period, count: 1}
-	if compareEntries(&moved.val[0], &rest[0]) < 0 {
-		n.children = []*chainNode{c, moved}
-	} else {
-		n.children = []*chainNode{moved, c}
-	}
+	n.children.findOrInsert(c, childOrder) // the second child: rest differs from moved
 }
 
 // sortGraph orders every node's children by cumulated weight, heaviest
@@ -244,7 +245,7 @@ func (n *chainNode) sortGraph(minHit uint64, relative bool, minFrac float64) {
 	if relative {
 		limit = uint64(ceil(float64(n.childrenHit) * minFrac))
 	}
-	for _, c := range n.children {
+	for _, c := range n.children.items() {
 		c.sortGraph(minHit, relative, minFrac)
 		if c.cumulHits() >= limit {
 			n.sorted = append(n.sorted, c)
@@ -270,7 +271,7 @@ func (n *chainNode) flatNodes(minHit uint64) []*chainNode {
 	var out []*chainNode
 	var walk func(*chainNode)
 	walk = func(x *chainNode) {
-		for _, c := range x.children {
+		for _, c := range x.children.items() {
 			walk(c)
 		}
 		if x.hit > 0 && x.hit >= minHit {
@@ -466,7 +467,7 @@ func (n *chainNode) merge(src *chainNode) {
 		if x.hit > 0 && len(path) > 0 {
 			n.appendChain(path, x.hit)
 		}
-		for _, c := range x.children {
+		for _, c := range x.children.items() {
 			walk(c)
 		}
 		path = path[:keep]
