@@ -54,7 +54,37 @@ func newDSO(name string, kind dsoKind) *dso {
 	if kind == dsoUser || kind == dsoPerfMap {
 		short = path.Base(name)
 	}
+	if tid, ok := perfMapTID(name); ok {
+		short = "[JIT] tid " + tid
+	}
 	return &dso{name: name, short: short, kind: kind}
+}
+
+// perfMapTID returns the number in a "/tmp/perf-N..." name, as perf's
+// dso__set_basename reads it (sscanf "/tmp/perf-%d.map", which succeeds
+// once %d has matched) to name such a DSO "[JIT] tid N" in reports.
+func perfMapTID(name string) (string, bool) {
+	rest, ok := strings.CutPrefix(name, "/tmp/perf-")
+	if !ok {
+		return "", false
+	}
+	rest = strings.TrimLeft(rest, " \t\n\v\f\r")
+	i := 0
+	if i < len(rest) && (rest[i] == '-' || rest[i] == '+') {
+		i++
+	}
+	j := i
+	for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+		j++
+	}
+	if j == i {
+		return "", false
+	}
+	n, err := strconv.ParseInt(rest[:j], 10, 32)
+	if err != nil {
+		return "", false
+	}
+	return strconv.FormatInt(n, 10), true
 }
 
 func (d *dso) setBuildID(id []byte) {

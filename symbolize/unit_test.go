@@ -391,3 +391,18 @@ func TestDiagnostics(t *testing.T) {
 		t.Errorf("[unknown]: %+v", d)
 	}
 }
+
+// TestPerfMapTID checks the report name of JIT map DSOs, as perf's
+// dso__set_basename scans it ("/tmp/perf-%d.map").
+func TestPerfMapTID(t *testing.T) {
+	for _, tt := range []struct{ name, short string }{
+		{"/tmp/perf-6601.map", "[JIT] tid 6601"},
+		{"/tmp/perf-12.other", "[JIT] tid 12"}, // sscanf stops after %d
+		{"/tmp/perf-x.map", "perf-x.map"},
+		{"/opt/perf-1.map", "perf-1.map"},
+	} {
+		if d := newDSO(tt.name, dsoPerfMap); d.short != tt.short {
+			t.Errorf("%s: short name %q, want %q", tt.name, d.short, tt.short)
+		}
+	}
+}
