@@ -11,18 +11,26 @@ import (
 // (V8's builtins), present when Node.js is installed.
 const nodeBinary = "/usr/bin/node"
 
+// openNode opens /usr/bin/node, skipping where Node.js is not installed;
+// the file is closed when tb ends.
+func openNode(tb testing.TB) *elfsafe.File {
+	tb.Helper()
+	if _, err := os.Stat(nodeBinary); err != nil {
+		tb.Skip("no " + nodeBinary)
+	}
+	f, err := elfsafe.Open(nodeBinary)
+	if err != nil {
+		tb.Fatal(err)
+	}
+	tb.Cleanup(func() { f.Close() })
+	return f
+}
+
 // BenchmarkLoadELFNode loads the symbol table of /usr/bin/node (about
 // 180k .symtab entries) as perf does: both tables, fixups, PLT entries
 // and, where symbols overlap, perf's search tree.
 func BenchmarkLoadELFNode(b *testing.B) {
-	if _, err := os.Stat(nodeBinary); err != nil {
-		b.Skip("no " + nodeBinary)
-	}
-	f, err := elfsafe.Open(nodeBinary)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
+	f := openNode(b)
 	b.ReportAllocs()
 	for b.Loop() {
 		if _, err := loadELFSymbols(f, f, demangler{}); err != nil {
@@ -35,14 +43,7 @@ func BenchmarkLoadELFNode(b *testing.B) {
 // (whose labels overlap functions): the fixups of both tables alone, and
 // with the replay of perf's tree that [symtab.shape] adds.
 func BenchmarkShapeNode(b *testing.B) {
-	if _, err := os.Stat(nodeBinary); err != nil {
-		b.Skip("no " + nodeBinary)
-	}
-	f, err := elfsafe.Open(nodeBinary)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
+	f := openNode(b)
 	var lists [][]symbol
 	for _, dynamic := range []bool{false, true} {
 		l, err := readELFSymbols(f, f, demangler{}, dynamic)

@@ -4,12 +4,9 @@ import (
 	"cmp"
 	"debug/elf"
 	"math/rand"
-	"os"
 	"slices"
 	"strconv"
 	"testing"
-
-	"github.com/perfstitch/perfstitch/internal/elfsafe"
 )
 
 // TestSymtabTreeLookup pins lookups where symbols overlap and perf 6.1's
@@ -134,14 +131,7 @@ func TestSymtabNoOverlapNoTree(t *testing.T) {
 // zero-size label inside Builtins_JSConstructStubGeneric, extended to the
 // next symbol, and perf 6.1 names the address after the builtin.
 func TestNodeLabelInsideBuiltin(t *testing.T) {
-	if _, err := os.Stat(nodeBinary); err != nil {
-		t.Skip("no " + nodeBinary)
-	}
-	f, err := elfsafe.Open(nodeBinary)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
+	f := openNode(t)
 	tab, err := loadELFSymbols(f, f, demangler{})
 	if err != nil {
 		t.Fatal(err)
