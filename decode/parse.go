@@ -254,7 +254,7 @@ func (d *decoder) parse(s *store, rec []byte, off, inner int64) (Record, error) 
 	body := rec[8:]
 
 	if typ == RecordTypeSample {
-		return d.parseSample(s, &s.sample, rec, off, inner)
+		return d.parseSample(s, rec, off, inner)
 	}
 	if typ < 64 {
 		if int(typ) > int(RecordTypeCallchainDeferred) || typ == 0 {
@@ -502,11 +502,12 @@ func parseReadValues(c *cursor, rf ReadFormat, rv *ReadValues) {
 }
 
 // parseSample decodes PERF_RECORD_SAMPLE per perf-format.md §4.5
-// (evsel__parse_sample) into smp. With smp == &s.sample, byte fields and
-// the callchain may alias rec; any other smp gets its own copies (reusing
-// its storage), so the time-ordering queue can keep it without a clone.
-func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int64) (Record, error) {
+// (evsel__parse_sample) into s.sample. Byte fields and the callchain may
+// alias rec, which stays valid as long as the Sample does (until the next
+// record).
+func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, error) {
 	e := d.e
+	smp := &s.sample
 	body := rec[8:]
 	if len(d.layouts) == 0 {
 		return nil, formatErr(off, RecordTypeSample, "id", fmt.Errorf("sample before any event attr: %w", errBadRecord))
@@ -527,12 +528,6 @@ func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int6
 	}
 	if l.bad != nil {
 		return nil, formatErr(off, RecordTypeSample, "sample_type", l.bad)
-	}
-	owned := smp != &s.sample
-	var ownChain []uint64
-	var ownRaw, ownStack, ownAux []byte
-	if owned {
-		ownChain, ownRaw, ownStack, ownAux = smp.Callchain[:0], smp.Raw[:0], smp.StackUser[:0], smp.Aux[:0]
 	}
 	smp.reset()
 	// reset zeroed smp: set fields one by one (no temporary struct).
@@ -601,13 +596,7 @@ func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int6
 			return nil, formatErr(off, RecordTypeSample, "callchain.nr", errShort)
 		}
 		b := c.bytes(int(nr)*8, "callchain")
-		if owned {
-			if v, ok := castU64s(b, e); ok {
-				smp.Callchain = append(ownChain, v...) // one memmove
-			} else {
-				smp.Callchain = appendU64s(ownChain, b, e)
-			}
-		} else if v, ok := castU64s(b, e); ok {
+		if v, ok := castU64s(b, e); ok {
 			// Zero copy: the chain aliases the record, which is valid
 			// until the next record, like the Sample itself.
 			smp.Callchain = v
@@ -622,10 +611,6 @@ func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int6
 			return nil, formatErr(off, RecordTypeSample, "raw.size", errShort)
 		}
 		smp.Raw = c.bytes(int(sz), "raw")
-		if owned {
-			ownRaw = append(ownRaw, smp.Raw...)
-			smp.Raw = ownRaw
-		}
 	}
 	if st&SampleBranchStack != 0 {
 		bnr := c.u64("branch.nr")
@@ -669,10 +654,6 @@ func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int6
 				return nil, formatErr(off, RecordTypeSample, "stack_user.size", errShort)
 			}
 			smp.StackUser = c.bytes(int(sz), "stack_user")
-			if owned {
-				ownStack = append(ownStack, smp.StackUser...)
-				smp.StackUser = ownStack
-			}
 			smp.StackUserDyn = c.u64("stack_user.dyn_size")
 		}
 	}
@@ -709,10 +690,6 @@ func (d *decoder) parseSample(s *store, smp *Sample, rec []byte, off, inner int6
 			return nil, formatErr(off, RecordTypeSample, "aux.size", errShort)
 		}
 		smp.Aux = c.bytes(int(sz), "aux")
-		if owned {
-			ownAux = append(ownAux, smp.Aux...)
-			smp.Aux = ownAux
-		}
 	}
 	if c.short {
 		return nil, formatErr(off, RecordTypeSample, c.field, errShort)
