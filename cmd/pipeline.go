@@ -51,6 +51,10 @@ type pipeline struct {
 	n        int
 	err      error
 
+	// countHidden makes Next yield samples the thread filters (--pid,
+	// --tid, --comms) hide too, with hidden set (see CountHidden).
+	countHidden, hidden bool
+
 	// In file mode decode and stitch run in a producer goroutine that
 	// hands copies of their items over in batches (see produce).
 	prod *producer
@@ -232,14 +236,22 @@ func (p *pipeline) Next() bool {
 			p.progress(e)
 		}
 		if e.Sample != nil {
-			if !p.keep(e.Sample.Sample) {
+			s := e.Sample.Sample
+			if !p.keepSample(&s.RecordCommon) {
+				continue
+			}
+			hidden := !p.keepThread(&s.RecordCommon)
+			if hidden && !p.countHidden {
 				continue
 			}
 			p.sym.Resolve(e.Sample, &p.ev)
 			if len(p.opts.Filter.Comms) > 0 && !slices.Contains(p.opts.Filter.Comms, p.ev.Comm) {
-				continue
+				if !p.countHidden {
+					continue
+				}
+				hidden = true
 			}
-			p.isSample = true
+			p.isSample, p.hidden = true, hidden
 			return true
 		}
 		if p.yieldRecord(e.Record) {
@@ -249,18 +261,35 @@ func (p *pipeline) Next() bool {
 	}
 }
 
-// keep applies the filters that need no symbolization to a sample (or to
-// a CALLCHAIN_DEFERRED record, which perf 6.19 filters like a sample).
-func (p *pipeline) keep(s *decode.Sample) bool { return p.keepCommon(&s.RecordCommon) }
+// CountHidden makes Next also yield the samples that --pid, --tid and
+// --comms hide, with Hidden reporting them: perf report counts them in
+// its totals (the header and the percentages) without showing them.
+// --cpu, --time and --event drop samples outright, as in perf.
+func (p *pipeline) CountHidden() { p.countHidden = true }
 
+// Hidden reports whether the current sample is one a thread filter hides
+// (see CountHidden).
+func (p *pipeline) Hidden() bool { return p.hidden }
+
+// keepCommon applies the filters that need no symbolization to a sample
+// (or to a CALLCHAIN_DEFERRED record, which perf 6.19 filters like a
+// sample).
 func (p *pipeline) keepCommon(c *decode.RecordCommon) bool {
+	return p.keepSample(c) && p.keepThread(c)
+}
+
+// keepThread applies --pid and --tid.
+func (p *pipeline) keepThread(c *decode.RecordCommon) bool {
 	fl := &p.opts.Filter
 	if len(fl.PIDs) > 0 && !slices.Contains(fl.PIDs, c.PID) {
 		return false
 	}
-	if len(fl.TIDs) > 0 && !slices.Contains(fl.TIDs, c.TID) {
-		return false
-	}
+	return len(fl.TIDs) == 0 || slices.Contains(fl.TIDs, c.TID)
+}
+
+// keepSample applies --cpu, --event and --time.
+func (p *pipeline) keepSample(c *decode.RecordCommon) bool {
+	fl := &p.opts.Filter
 	if !fl.CPUs.Has(c.CPU) {
 		return false
 	}

@@ -168,13 +168,19 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		Order:          opts.Order,
 		PercentLimit:   opts.PercentLimit,
 		ThreadComm:     p.ThreadComm,
+		OnlyComm:       onlyComm(opts.Common.Filter.Comms),
 		// perf's pipe-mode quirk only where perf's text is wanted.
 		Pipe: p.File().Header.Pipe && format == output.TablePerf,
 	})
 	p.ShowRecords(decode.RecordTypeMmap, decode.RecordTypeMmap2, decode.RecordTypeLostSamples)
+	p.CountHidden()
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
-			err = rep.Add(ev)
+			if p.Hidden() {
+				err = rep.AddHidden(ev)
+			} else {
+				err = rep.Add(ev)
+			}
 		} else {
 			err = rep.AddRecord(p.Record())
 		}
@@ -196,4 +202,13 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		return err
 	}
 	return readErr
+}
+
+// onlyComm is the --comms value when it names exactly one command, which
+// perf report prints in its header instead of a comm column.
+func onlyComm(comms []string) string {
+	if len(comms) == 1 {
+		return comms[0]
+	}
+	return ""
 }

@@ -122,6 +122,10 @@ type ReportOptions struct {
 	// PercentLimit hides rows whose overhead (children overhead with
 	// Children) is below this percentage.
 	PercentLimit float64
+	// OnlyComm is the command of a --comms filter that names exactly
+	// one: perf then prints "# comm: NAME" in the header and leaves the
+	// comm column out (sort__setup_elide).
+	OnlyComm string
 	// ThreadComm, if set, returns the command a thread has at the end of
 	// the input. perf prints it in the pid column (thread__comm_str at
 	// output time), where the comm column shows the command at the
@@ -180,6 +184,9 @@ type histEntry struct {
 	resolved bool
 	inlined  bool
 	level    byte // 'k' kernel, '.' user, ...
+	// hidden: created by a sample a thread filter hides (AddHidden); not
+	// shown, though it takes part in the ordering as in perf.
+	hidden bool
 
 	self, acc     uint64 // period
 	nrSelf, nrAcc uint64 // samples
@@ -285,8 +292,17 @@ func (r *Report) entryOf(f *symbolize.Frame) chainEntry {
 	return e
 }
 
+// AddHidden adds a sample that a thread filter hides (perf report's
+// --comms, --pid, --tid) as perf does: it counts in its event's samples
+// and total period, which the percentages are relative to, and adds its
+// weight and chain to a row it matches; a row it creates is not shown.
+// (With --sort dso, say, a hidden sample thus weighs in a shown row.)
+func (r *Report) AddHidden(ev *symbolize.Event) error { return r.add(ev, true) }
+
 // Add aggregates one sample.
-func (r *Report) Add(ev *symbolize.Event) error {
+func (r *Report) Add(ev *symbolize.Event) error { return r.add(ev, false) }
+
+func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 	if ev == nil || ev.Sample == nil || ev.Sample.Sample == nil {
 		return nil
 	}
@@ -316,7 +332,7 @@ func (r *Report) Add(ev *symbolize.Event) error {
 
 	// The sampled IP: map-relative address, the sample's cpumode.
 	self := &r.tmpl
-	*self = histEntry{comm: ev.Comm, tid: s.TID, ip: ev.IP.MapAddr, level: levelOf(s)}
+	*self = histEntry{comm: ev.Comm, tid: s.TID, ip: ev.IP.MapAddr, level: levelOf(s), hidden: hidden}
 	if ev.IP.Reason != symbolize.NoMap {
 		self.dso = ev.IP.DSOShort
 	}
@@ -346,7 +362,7 @@ func (r *Report) Add(ev *symbolize.Event) error {
 	for i := range r.cursor {
 		c := &r.cursor[i]
 		tmpl := &r.tmpl
-		*tmpl = histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: c.dso, level: level}
+		*tmpl = histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: c.dso, level: level, hidden: hidden}
 		if c.resolved || c.dsoRank >= 0 {
 			if c.kernel {
 				tmpl.level = 'k'
@@ -540,7 +556,8 @@ func (r *Report) sortedEntries(s *reportSection) []*histEntry {
 	children := r.children()
 	caller := r.callerOrder()
 	graphs := r.opts.CallGraph != CallGraphNone // perf: symbol_conf.use_callchain
-	return rbOrder(rows, func(a, b *histEntry) bool {
+	okeys := r.outputKeys()
+	return shown(rbOrder(rows, func(a, b *histEntry) bool {
 		if children {
 			if a.acc != b.acc {
 				return a.acc > b.acc
@@ -554,8 +571,35 @@ func (r *Report) sortedEntries(s *reportSection) []*histEntry {
 		if a.self != b.self {
 			return a.self > b.self
 		}
-		return compareOutput(a, b, keys) < 0
-	})
+		return compareOutput(a, b, okeys) < 0
+	}))
+}
+
+// outputKeys are the sort keys of the output order: perf skips an elided
+// column's key there (perf_hpp__should_skip), as the comm of a --comms
+// filter that names one command.
+func (r *Report) outputKeys() []SortKey {
+	if !r.elideComm() {
+		return r.opts.Sort
+	}
+	var keys []SortKey
+	for _, k := range r.opts.Sort {
+		if k != SortComm {
+			keys = append(keys, k)
+		}
+	}
+	return keys
+}
+
+// shown drops the rows hidden by a thread filter, keeping the order.
+func shown(rows []*histEntry) []*histEntry {
+	out := rows[:0]
+	for _, he := range rows {
+		if !he.hidden {
+			out = append(out, he)
+		}
+	}
+	return out
 }
 
 // HasCallchains reports whether any sample added so far carried a

@@ -134,7 +134,8 @@ func (r *Report) writePerfGroup(bw *bufio.Writer, g *EventGroup) {
 	children := r.children()
 	caller := r.callerOrder()
 	graphs := r.opts.CallGraph != CallGraphNone
-	sorted := rbOrder(leader.entries.items(), func(a, b *histEntry) bool {
+	okeys := r.outputKeys()
+	sorted := shown(rbOrder(leader.entries.items(), func(a, b *histEntry) bool {
 		ga, gb := rows[a], rows[b]
 		if children {
 			if a.acc != b.acc {
@@ -149,8 +150,8 @@ func (r *Report) writePerfGroup(bw *bufio.Writer, g *EventGroup) {
 				return ga.self[i] > gb.self[i]
 			}
 		}
-		return compareOutput(a, b, keys) < 0
-	})
+		return compareOutput(a, b, okeys) < 0
+	}))
 
 	cols := r.columns(leader, sorted)
 	pctCols := 1

@@ -3,6 +3,7 @@ package output
 import (
 	"bufio"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -85,6 +86,9 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 	for _, k := range r.opts.Sort {
 		switch k {
 		case SortComm:
+			if r.elideComm() {
+				continue
+			}
 			cols = append(cols, column{header: "Command", width: commW, pad: true, text: func(he *histEntry) string {
 				// perf prints at most the column's width ("%-*.*s").
 				return he.comm[:min(len(he.comm), commW)]
@@ -100,6 +104,13 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 		}
 	}
 	return cols
+}
+
+// elideComm reports whether the comm column is left out because a
+// --comms filter names a single command (ReportOptions.OnlyComm) and comm
+// is a sort key.
+func (r *Report) elideComm() bool {
+	return r.opts.OnlyComm != "" && slices.Contains(r.opts.Sort, SortComm)
 }
 
 // threadComm is the command of he's thread at the end of the input, as
@@ -130,6 +141,9 @@ func padRight(s string, w int) string {
 func (r *Report) WritePerf(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString("# To display the perf.data header info, please use --header/--header-only options.\n#\n")
+	if r.elideComm() {
+		bw.WriteString("# comm: " + r.opts.OnlyComm + "\n")
+	}
 	bw.WriteString("#\n# Total Lost Samples: " + strconv.FormatUint(r.LostSamples, 10) + "\n#\n")
 	for _, s := range r.sections {
 		if s.nrSamples == 0 {

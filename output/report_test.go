@@ -204,6 +204,43 @@ func TestReportThreadComm(t *testing.T) {
 	}
 }
 
+// TestReportHidden checks samples a thread filter hides, as perf counts
+// them: in the total (and so the percentages), and in a row they match,
+// while a row only they make is not shown. With OnlyComm the header names
+// the command and the comm column is left out.
+func TestReportHidden(t *testing.T) {
+	rows := func(r *Report) []string {
+		var buf bytes.Buffer
+		if err := r.Write(&buf, TablePerf); err != nil {
+			t.Fatal(err)
+		}
+		var out []string
+		for _, l := range strings.Split(buf.String(), "\n") {
+			if strings.HasPrefix(l, "# comm:") || strings.HasPrefix(l, "# Overhead") ||
+				strings.HasPrefix(l, "# Samples") || strings.Contains(l, "%") && !strings.HasPrefix(l, "#") {
+				out = append(out, strings.TrimRight(l, " "))
+			}
+		}
+		return out
+	}
+	r := NewReport(ReportOptions{Sort: []SortKey{SortDSO}, CallGraph: CallGraphNone})
+	r.Add(testEvent(cpuClock, 10, "app", 100, fLeaf, fMain))
+	r.AddHidden(testEvent(cpuClock, 11, "other", 100, fWork, fMain)) // same DSO: weighs in
+	r.AddHidden(testEvent(cpuClock, 11, "other", 200, fRead, fMain)) // libc: a hidden row
+	want := []string{"# Samples: 3  of event 'cpu-clock'", "# Overhead  Shared Object", "    50.00%  app"}
+	if d := cmp.Diff(want, rows(r)); d != "" {
+		t.Errorf("hidden samples (-want +got):\n%s", d)
+	}
+
+	r = NewReport(ReportOptions{CallGraph: CallGraphNone, OnlyComm: "app"})
+	r.Add(testEvent(cpuClock, 10, "app", 100, fLeaf, fMain))
+	r.AddHidden(testEvent(cpuClock, 11, "other", 300, fWork, fMain))
+	want = []string{"# comm: app", "# Samples: 2  of event 'cpu-clock'", "# Overhead  Shared Object  Symbol", "    25.00%  app            [.] leaf"}
+	if d := cmp.Diff(want, rows(r)); d != "" {
+		t.Errorf("one comm (-want +got):\n%s", d)
+	}
+}
+
 func TestParseSortKeys(t *testing.T) {
 	tests := []struct {
 		in      string
