@@ -1,9 +1,6 @@
 package cmd
 
 import (
-	"context"
-	"path/filepath"
-	"strings"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/internal/testfixture"
@@ -26,24 +23,6 @@ var reportFilterRuns = []struct{ name, args string }{
 // --comms value is printed in the header instead of a comm column, and
 // the output order is perf's (the elided key takes no part in it).
 func TestReportFilters(t *testing.T) {
-	var cs *testfixture.CorpusCase
-	for _, c := range testfixture.Corpus(t) {
-		if c.Name == "c-pthreads" {
-			cs = &c
-		}
-	}
-	if cs == nil {
-		t.Skip("corpus case c-pthreads absent")
-	}
-	for _, r := range reportFilterRuns {
-		t.Run(r.name, func(t *testing.T) {
-			f, out, errOut := hermeticFactory()
-			args := append([]string{"report", "--format", "perf", "--symfs", cs.Symfs, "--kallsyms", cs.Kallsyms},
-				strings.Fields(r.args)...)
-			if code := Run(context.Background(), f, append(args, cs.Data)); code != ExitOK {
-				t.Fatalf("exit %d: %s", code, errOut)
-			}
-			check(t, filepath.Join("testdata", "report-filters", r.name+".txt"), out.Bytes())
-		})
-	}
+	c := testfixture.CorpusCaseNamed(t, "c-pthreads")
+	checkFlagRuns(t, "report", c, reportFilterRuns, "report-filters")
 }

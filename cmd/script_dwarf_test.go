@@ -22,24 +22,22 @@ var dwarfFlagRuns = []struct{ name, args string }{
 // unwound user addresses are limited separately, and inline frames come
 // on top of the unwound addresses.
 func TestScriptDwarfFlags(t *testing.T) {
-	var dwarf *testfixture.CorpusCase
-	for _, c := range testfixture.Corpus(t) {
-		if c.Name == "dwarf" {
-			dwarf = &c
-		}
-	}
-	if dwarf == nil {
-		t.Skip("corpus case dwarf not found")
-	}
-	for _, r := range dwarfFlagRuns {
+	c := testfixture.CorpusCaseNamed(t, "dwarf")
+	checkFlagRuns(t, "script", c, dwarfFlagRuns, "dwarf-flags")
+}
+
+// checkFlagRuns runs perfstitch command on corpus case c with each run's
+// flags and compares with testdata/dir/NAME.txt.
+func checkFlagRuns(t *testing.T, command string, c *testfixture.CorpusCase, runs []struct{ name, args string }, dir string) {
+	t.Helper()
+	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
 			f, out, errOut := testFactory()
-			args := append([]string{"script", "--symfs", dwarf.Symfs, "--kallsyms", dwarf.Kallsyms},
-				strings.Fields(r.args)...)
-			if code := Run(context.Background(), f, append(args, dwarf.Data)); code != ExitOK {
+			args := append([]string{command, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms}, strings.Fields(r.args)...)
+			if code := Run(context.Background(), f, append(args, c.Data)); code != ExitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			check(t, filepath.Join("testdata", "dwarf-flags", r.name+".txt"), out.Bytes())
+			check(t, filepath.Join("testdata", dir, r.name+".txt"), out.Bytes())
 		})
 	}
 }

@@ -95,6 +95,19 @@ func Corpus(tb testing.TB) []CorpusCase {
 	return cases
 }
 
+// CorpusCaseNamed returns the corpus case called name, skipping the test
+// when it (or the corpus) is absent.
+func CorpusCaseNamed(tb testing.TB, name string) *CorpusCase {
+	tb.Helper()
+	for _, c := range Corpus(tb) {
+		if c.Name == name {
+			return &c
+		}
+	}
+	tb.Skipf("corpus case %s absent", name)
+	return nil
+}
+
 // External returns the paths of every regular file below
 // ../shared/external whose name does not look like a golden or a document
 // (the perf.data inputs), skipping the test when the folder is absent.
