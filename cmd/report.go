@@ -173,6 +173,11 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		Pipe: p.File().Header.Pipe && format == output.TablePerf,
 	})
 	p.ShowRecords(decode.RecordTypeMmap, decode.RecordTypeMmap2, decode.RecordTypeLostSamples)
+	// perf creates the DSOs of the build-id table before reading any
+	// event; their order breaks ties between call-graph branches.
+	for _, b := range p.File().Meta.BuildIDs {
+		rep.NoteDSO(b.Filename)
+	}
 	p.CountHidden()
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
