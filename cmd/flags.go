@@ -12,6 +12,7 @@ import (
 	"github.com/spf13/pflag"
 
 	"github.com/perfstitch/perfstitch/internal/iostreams"
+	"github.com/perfstitch/perfstitch/output"
 )
 
 // CommonOptions are the options script, report and stats share: where the
@@ -54,12 +55,26 @@ type CommonOptions struct {
 // Filter selects samples the way perf's --pid, --tid, --comms, --cpu,
 // --time and --event do. The zero value keeps everything.
 type Filter struct {
-	PIDs  IntList    // --pid
-	TIDs  IntList    // --tid
-	Comms StringList // -c/--comms
-	CPUs  CPUList    // -C/--cpu
-	Time  TimeRanges // --time
-	Event string     // --event
+	PIDs    IntList    // --pid
+	TIDs    IntList    // --tid
+	Comms   StringList // -c/--comms
+	DSOs    StringList // --dsos: the sampled address's DSO, short or long name
+	Symbols StringList // -S/--symbols: its symbol's name, or the sampled address as 0xADDR
+	CPUs    CPUList    // -C/--cpu
+	Time    TimeRanges // --time
+	Event   string     // --event
+}
+
+// only returns the single value of each --comms, --dsos and --symbols
+// filter that names exactly one, by the sort key it belongs to.
+func (f *Filter) only() map[output.SortKey]string {
+	m := map[output.SortKey]string{}
+	for k, l := range map[output.SortKey]StringList{output.SortComm: f.Comms, output.SortDSO: f.DSOs, output.SortSym: f.Symbols} {
+		if len(l) == 1 {
+			m[k] = l[0]
+		}
+	}
+	return m
 }
 
 // addCommonFlags registers the shared flags on cmd. Every command calls it
@@ -79,6 +94,7 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.Var(&o.Filter.PIDs, "pid", "only show samples of these process ids (comma-separated)")
 	fs.Var(&o.Filter.TIDs, "tid", "only show samples of these thread ids (comma-separated)")
 	fs.VarP(&o.Filter.Comms, "comms", "c", "only show samples of threads with these command names (comma-separated)")
+	fs.VarP(&o.Filter.Symbols, "symbols", "S", "only show samples in these symbols (names, or sampled addresses as 0xADDR; comma-separated)")
 	fs.VarP(&o.Filter.CPUs, "cpu", "C", "only show samples of these CPUs (list: 0,2-3)")
 	fs.Var(&o.Filter.Time, "time", "only show samples in a time range: start,end in seconds (either may be empty), or percent slices: 10%/2, 0%-10%,30%-40%")
 	fs.StringVar(&o.Filter.Event, "event", "", "only show samples of the named event")

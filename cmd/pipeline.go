@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -245,7 +246,7 @@ func (p *pipeline) Next() bool {
 				continue
 			}
 			p.sym.Resolve(e.Sample, &p.ev)
-			if len(p.opts.Filter.Comms) > 0 && !slices.Contains(p.opts.Filter.Comms, p.ev.Comm) {
+			if !p.keepResolved(&p.ev) {
 				if !p.countHidden {
 					continue
 				}
@@ -276,6 +277,28 @@ func (p *pipeline) Hidden() bool { return p.hidden }
 // sample).
 func (p *pipeline) keepCommon(c *decode.RecordCommon) bool {
 	return p.keepSample(c) && p.keepThread(c)
+}
+
+// keepResolved applies --comms, --dsos and --symbols to a symbolized
+// sample, as perf's machine__resolve marks it filtered: its command, the
+// short or full name of the sampled address's DSO, and its symbol's name
+// or the sampled address itself ("0x%x", as perf 6.1 matches it).
+func (p *pipeline) keepResolved(ev *symbolize.Event) bool {
+	fl := &p.opts.Filter
+	if len(fl.Comms) > 0 && !slices.Contains(fl.Comms, ev.Comm) {
+		return false
+	}
+	f := &ev.IP
+	if len(fl.DSOs) > 0 && (f.Reason == symbolize.NoMap || !slices.Contains(fl.DSOs, f.DSOShort) && !slices.Contains(fl.DSOs, f.DSO)) {
+		return false
+	}
+	if len(fl.Symbols) > 0 {
+		named := f.Reason == symbolize.Resolved && f.Symbol != "" && slices.Contains(fl.Symbols, f.Symbol)
+		if !named && !slices.Contains(fl.Symbols, "0x"+strconv.FormatUint(f.Addr, 16)) {
+			return false
+		}
+	}
+	return true
 }
 
 // keepThread applies --pid and --tid.

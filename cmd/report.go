@@ -105,6 +105,7 @@ json gives the rows and call graphs as data.`,
 	fs.Lookup("format").DefValue = "table on a terminal, perf otherwise"
 	enumFlag(cmd, "format", output.TableFormatNames())
 	fs.BoolVar(&stdio, "stdio", false, "same as --format perf")
+	fs.VarP(&opts.Common.Filter.DSOs, "dsos", "d", "only show samples in these DSOs (short or full names, comma-separated)")
 	fs.StringVarP(&sortKeys, "sort", "s", "comm,dso,sym", "sort keys, comma-separated: comm, pid, dso, sym")
 	fs.BoolVar(&opts.Children, "children", true, "accumulate callees' weight into their callers (needs callchains)")
 	fs.Var(negatedBool{&opts.Children}, "no-children", "show self weight only")
@@ -168,7 +169,8 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		Order:          opts.Order,
 		PercentLimit:   opts.PercentLimit,
 		ThreadComm:     p.ThreadComm,
-		OnlyComm:       onlyComm(opts.Common.Filter.Comms),
+		Only:           opts.Common.Filter.only(),
+		DSOFilter:      len(opts.Common.Filter.DSOs) > 0,
 		// perf's pipe-mode quirk only where perf's text is wanted.
 		Pipe: p.File().Header.Pipe && format == output.TablePerf,
 	})
@@ -207,13 +209,4 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		return err
 	}
 	return readErr
-}
-
-// onlyComm is the --comms value when it names exactly one command, which
-// perf report prints in its header instead of a comm column.
-func onlyComm(comms []string) string {
-	if len(comms) == 1 {
-		return comms[0]
-	}
-	return ""
 }

@@ -60,6 +60,7 @@ back on, byte for byte as perf script (perf 6.1) prints it; or as JSON Lines
 	}
 	addCommonFlags(cmd, &opts.CommonOptions)
 	fl := cmd.Flags()
+	fl.Var(&opts.Filter.DSOs, "dsos", "only show samples in these DSOs (short or full names, comma-separated)")
 	fl.Var(&opts.Format, "format", "output format: text, json or collapsed")
 	enumFlag(cmd, "format", output.FormatNames())
 	fl.VarP(&opts.Fields, "fields", "F", "text fields to print, as perf's -F: comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,period,addr, or +field/-field to change the defaults")

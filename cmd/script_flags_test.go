@@ -25,6 +25,8 @@ var perfFlagRuns = []struct{ name, args string }{
 	{"fields-G", "-F comm,pid,tid,ip,sym,dso -G"},
 	{"tid", "--tid 15809 -G"},
 	{"comm-none", "-c nosuchcomm"},
+	{"dsos-kernel", "--dsos [kernel.kallsyms] -G"},
+	{"symbols-leaf", "-S leaf_mmap,0x4011c4 --max-stack 2"}, // 0x4011c4: a sampled address in leaf_compute
 }
 
 // TestScriptPerfFlags checks perf script's options (--ns, --reltime,

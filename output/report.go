@@ -122,10 +122,15 @@ type ReportOptions struct {
 	// PercentLimit hides rows whose overhead (children overhead with
 	// Children) is below this percentage.
 	PercentLimit float64
-	// OnlyComm is the command of a --comms filter that names exactly
-	// one: perf then prints "# comm: NAME" in the header and leaves the
-	// comm column out (sort__setup_elide).
-	OnlyComm string
+	// Only holds, per sort key (comm, dso, sym), the single value a
+	// --comms, --dsos or --symbols filter names, if it names just one:
+	// perf then prints "# comm: NAME" (or dso, symbol) in the header and
+	// leaves that column out (sort__setup_elide).
+	Only map[SortKey]string
+	// DSOFilter says a --dsos filter is set: perf then does not widen
+	// the DSO column for rows without a symbol
+	// (hists__set_unres_dso_col_len).
+	DSOFilter bool
 	// ThreadComm, if set, returns the command a thread has at the end of
 	// the input. perf prints it in the pid column (thread__comm_str at
 	// output time), where the comm column shows the command at the
@@ -576,15 +581,12 @@ func (r *Report) sortedEntries(s *reportSection) []*histEntry {
 }
 
 // outputKeys are the sort keys of the output order: perf skips an elided
-// column's key there (perf_hpp__should_skip), as the comm of a --comms
-// filter that names one command.
+// column's key there (perf_hpp__should_skip), such as the comm of a
+// --comms filter that names one command.
 func (r *Report) outputKeys() []SortKey {
-	if !r.elideComm() {
-		return r.opts.Sort
-	}
 	var keys []SortKey
 	for _, k := range r.opts.Sort {
-		if k != SortComm {
+		if !r.elided(k) {
 			keys = append(keys, k)
 		}
 	}

@@ -80,15 +80,15 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 			unresolved = true
 		}
 	}
-	if unresolved && dsoW < 16 {
+	if unresolved && dsoW < 16 && !r.opts.DSOFilter {
 		dsoW = 16
 	}
 	for _, k := range r.opts.Sort {
+		if r.elided(k) {
+			continue
+		}
 		switch k {
 		case SortComm:
-			if r.elideComm() {
-				continue
-			}
 			cols = append(cols, column{header: "Command", width: commW, pad: true, text: func(he *histEntry) string {
 				// perf prints at most the column's width ("%-*.*s").
 				return he.comm[:min(len(he.comm), commW)]
@@ -106,12 +106,34 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 	return cols
 }
 
-// elideComm reports whether the comm column is left out because a
-// --comms filter names a single command (ReportOptions.OnlyComm) and comm
-// is a sort key.
-func (r *Report) elideComm() bool {
-	return r.opts.OnlyComm != "" && slices.Contains(r.opts.Sort, SortComm)
+// elided reports whether sort key k's column is left out because a filter
+// names a single value for it (ReportOptions.Only).
+func (r *Report) elided(k SortKey) bool {
+	return r.filterNamesOne(k) && !r.allElided()
 }
+
+// filterNamesOne reports whether a filter names a single value for sort
+// key k, which perf then prints in the header (ReportOptions.Only).
+func (r *Report) filterNamesOne(k SortKey) bool {
+	_, ok := r.opts.Only[k]
+	return ok && slices.Contains(r.opts.Sort, k)
+}
+
+// allElided reports whether every sort key would be elided; perf then
+// shows them all again ("it makes no sense to elide all of sort
+// entries"), though it has printed their header lines.
+func (r *Report) allElided() bool {
+	for _, k := range r.opts.Sort {
+		if !r.filterNamesOne(k) {
+			return false
+		}
+	}
+	return true
+}
+
+// elideNames are the names perf's sort__setup_elide prints the single
+// filter value under.
+var elideNames = map[SortKey]string{SortComm: "comm", SortDSO: "dso", SortSym: "symbol"}
 
 // threadComm is the command of he's thread at the end of the input, as
 // perf prints it for the pid key (ReportOptions.ThreadComm), else the
@@ -141,8 +163,10 @@ func padRight(s string, w int) string {
 func (r *Report) WritePerf(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
 	bw.WriteString("# To display the perf.data header info, please use --header/--header-only options.\n#\n")
-	if r.elideComm() {
-		bw.WriteString("# comm: " + r.opts.OnlyComm + "\n")
+	for _, k := range r.opts.Sort {
+		if r.filterNamesOne(k) {
+			bw.WriteString("# " + elideNames[k] + ": " + r.opts.Only[k] + "\n")
+		}
 	}
 	bw.WriteString("#\n# Total Lost Samples: " + strconv.FormatUint(r.LostSamples, 10) + "\n#\n")
 	for _, s := range r.sections {

@@ -206,7 +206,7 @@ func TestReportThreadComm(t *testing.T) {
 
 // TestReportHidden checks samples a thread filter hides, as perf counts
 // them: in the total (and so the percentages), and in a row they match,
-// while a row only they make is not shown. With OnlyComm the header names
+// while a row only they make is not shown. With Only the header names
 // the command and the comm column is left out.
 func TestReportHidden(t *testing.T) {
 	rows := func(r *Report) []string {
@@ -232,7 +232,7 @@ func TestReportHidden(t *testing.T) {
 		t.Errorf("hidden samples (-want +got):\n%s", d)
 	}
 
-	r = NewReport(ReportOptions{CallGraph: CallGraphNone, OnlyComm: "app"})
+	r = NewReport(ReportOptions{CallGraph: CallGraphNone, Only: map[SortKey]string{SortComm: "app"}})
 	r.Add(testEvent(cpuClock, 10, "app", 100, fLeaf, fMain))
 	r.AddHidden(testEvent(cpuClock, 11, "other", 300, fWork, fMain))
 	want = []string{"# comm: app", "# Samples: 2  of event 'cpu-clock'", "# Overhead  Shared Object  Symbol", "    25.00%  app            [.] leaf"}

@@ -25,5 +25,7 @@ fields-ip-sym-symoff|-F ip,sym,symoff --max-stack 2
 fields-G|-F comm,pid,tid,ip,sym,dso -G
 tid|--tid 15809 -G
 comm-none|-c nosuchcomm
+dsos-kernel|--dsos [kernel.kallsyms] -G
+symbols-leaf|-S leaf_mmap,0x4011c4 --max-stack 2
 LIST
 rm -rf "$h"

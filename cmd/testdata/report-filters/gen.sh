@@ -20,5 +20,9 @@ comm-two-children|--children --comms wk-rec-a,wk-rec-b
 tid-dso|--no-children --sort dso --tid 2621
 tid-children|--children --tid 2620 -g none
 comm-pid-sym|--no-children --sort pid,sym --comms wk-reader
+dso-one|--no-children --dsos prog_f
+dsos-children|--children --dsos libc.so.6,prog_f
+symbol-dso|--no-children --sort dso -S leaf_compute,thr_descend
+all-elided|--no-children --comms wk-rec-a --dsos prog_f -S leaf_compute
 LIST
 rm -rf "$h"
