@@ -9,30 +9,53 @@ import (
 )
 
 // loadCase decodes a corpus case into memory (cloned records).
-func loadCase(tb testing.TB, name string) (testfixture.CorpusCase, *decode.Meta, []decode.Record) {
+func loadCase(tb testing.TB, name string) (*testfixture.CorpusCase, *decode.Meta, []decode.Record) {
 	tb.Helper()
-	for _, c := range testfixture.Corpus(tb) {
-		if c.Name != name {
-			continue
-		}
-		f, err := decode.Open(c.Data)
-		if err != nil {
-			tb.Fatal(err)
-		}
-		defer f.Close()
-		var recs []decode.Record
-		rs := f.Records(decode.TimeOrder)
-		for rs.Next() {
-			recs = append(recs, rs.Record().Clone())
-		}
-		if err := rs.Err(); err != nil {
-			tb.Fatal(err)
-		}
-		meta := f.Meta
-		return c, &meta, recs
+	c := testfixture.CorpusCaseNamed(tb, name)
+	meta, recs := readRecords(tb, c.Data)
+	return c, meta, recs
+}
+
+// readRecords decodes the recording at path into memory, in time order
+// (cloned records), with its metadata.
+func readRecords(tb testing.TB, path string) (*decode.Meta, []decode.Record) {
+	tb.Helper()
+	f, err := decode.Open(path)
+	if err != nil {
+		tb.Fatal(err)
 	}
-	tb.Skipf("corpus case %s absent", name)
-	return testfixture.CorpusCase{}, nil, nil
+	defer f.Close()
+	var recs []decode.Record
+	rs := f.Records(decode.TimeOrder)
+	for rs.Next() {
+		recs = append(recs, rs.Record().Clone())
+	}
+	if err := rs.Err(); err != nil {
+		tb.Fatal(err)
+	}
+	meta := f.Meta
+	return &meta, recs
+}
+
+// warmCase returns a Symbolizer that has resolved every sample of corpus
+// case name once (every DSO loaded, every address seen), and the samples.
+func warmCase(tb testing.TB, name string) (*Symbolizer, []*decode.Sample) {
+	tb.Helper()
+	c, meta, recs := loadCase(tb, name)
+	s, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: meta})
+	if err != nil {
+		tb.Fatal(err)
+	}
+	var ev Event
+	var smp stitch.Sample
+	runRecords(s, recs, &ev, &smp)
+	var samples []*decode.Sample
+	for _, r := range recs {
+		if ds, ok := r.(*decode.Sample); ok {
+			samples = append(samples, ds)
+		}
+	}
+	return s, samples
 }
 
 func runRecords(s *Symbolizer, recs []decode.Record, ev *Event, smp *stitch.Sample) int {
@@ -69,20 +92,9 @@ func BenchmarkResolveCorpus(b *testing.B) {
 // BenchmarkResolveSteady resolves the samples of c-pie-so again and again
 // with one warmed-up Symbolizer: the per-sample cost.
 func BenchmarkResolveSteady(b *testing.B) {
-	c, meta, recs := loadCase(b, "c-pie-so")
-	s, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: meta})
-	if err != nil {
-		b.Fatal(err)
-	}
+	s, samples := warmCase(b, "c-pie-so")
 	var ev Event
 	var smp stitch.Sample
-	runRecords(s, recs, &ev, &smp)
-	var samples []*decode.Sample
-	for _, r := range recs {
-		if ds, ok := r.(*decode.Sample); ok {
-			samples = append(samples, ds)
-		}
-	}
 	b.ReportAllocs()
 	b.ResetTimer()
 	for i := 0; b.Loop(); i++ {
@@ -94,20 +106,9 @@ func BenchmarkResolveSteady(b *testing.B) {
 // TestResolveNoAlloc checks that resolving samples whose DSOs are loaded
 // and whose addresses were seen allocates nothing.
 func TestResolveNoAlloc(t *testing.T) {
-	c, meta, recs := loadCase(t, "c-pie-so")
-	s, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: meta})
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, samples := warmCase(t, "c-pie-so")
 	var ev Event
 	var smp stitch.Sample
-	runRecords(s, recs, &ev, &smp)
-	var samples []*decode.Sample
-	for _, r := range recs {
-		if ds, ok := r.(*decode.Sample); ok {
-			samples = append(samples, ds)
-		}
-	}
 	i := 0
 	allocs := testing.AllocsPerRun(1000, func() {
 		smp.Sample = samples[i%len(samples)]

@@ -4,7 +4,6 @@ import (
 	"os"
 	"testing"
 
-	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/stitch"
 )
 
@@ -19,21 +18,8 @@ func BenchmarkResolveFile(b *testing.B) {
 	if p == "" {
 		b.Skip("PERFSTITCH_BENCH_DATA not set")
 	}
-	f, err := decode.Open(p)
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer f.Close()
-	var recs []decode.Record
-	rs := f.Records(decode.TimeOrder)
-	for rs.Next() {
-		recs = append(recs, rs.Record().Clone())
-	}
-	if err := rs.Err(); err != nil {
-		b.Fatal(err)
-	}
-	meta := f.Meta
-	s, err := New(Options{Meta: &meta})
+	meta, recs := readRecords(b, p)
+	s, err := New(Options{Meta: meta})
 	if err != nil {
 		b.Fatal(err)
 	}
