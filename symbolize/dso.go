@@ -41,6 +41,10 @@ type dso struct {
 	path   string // file the symbols came from
 	// mismatches counts candidate files rejected for another build id.
 	mismatches int
+	// fileIDHex is the build id read from the DSO's own file when the
+	// recording names none (fileIDRead: it was looked for).
+	fileIDHex  string
+	fileIDRead bool
 	// cache maps a map_ip address to its symbol index (-1: none).
 	cache map[uint64]int32
 
@@ -182,16 +186,22 @@ func (s *Symbolizer) candidates(d *dso, open func(string) *elfsafe.File) []strin
 	name := d.name
 	absolute := strings.HasPrefix(name, "/")
 	idHex := d.buildIDHex
-	if absolute && idHex == "" && d.kind == dsoUser && isRegular(name) {
+	if absolute && idHex == "" && d.kind == dsoUser {
 		// perf reads the build id of a DSO the recording names none for
 		// (perf record lists only DSOs hit by sampled IPs) from the file,
 		// so that the build-id cache and /usr/lib/debug/.build-id are
 		// searched too; it tests for the file on the host and reads it
 		// below the symfs (dso__load). Frames keep showing the recorded
-		// build id only.
-		if f := open(symfs(name)); f != nil {
-			idHex = hex.EncodeToString(readBuildID(f))
+		// build id only. Read once: the symbol and CFI loaders both ask.
+		if !d.fileIDRead {
+			d.fileIDRead = true
+			if isRegular(name) {
+				if f := open(symfs(name)); f != nil {
+					d.fileIDHex = hex.EncodeToString(readBuildID(f))
+				}
+			}
 		}
+		idHex = d.fileIDHex
 	}
 	if absolute {
 		if f := open(symfs(name)); f != nil {
