@@ -1,0 +1,48 @@
+// Package compat names the perf release whose output perfstitch reproduces
+// (the --compat flag) and holds, in one place, every behaviour in which
+// those releases differ. The symbolizer and the formatters consult a
+// [Dialect] value; none of them compares version strings.
+package compat
+
+import (
+	"fmt"
+	"strings"
+)
+
+// Dialect is the set of perf behaviours one perf release shows. The zero
+// value is not a dialect; use [Perf73], [Perf61] or [Lookup].
+type Dialect struct {
+	// Version is the --compat spelling, "7.3" or "6.1".
+	Version string
+	// Perf is the perf release the goldens were made with.
+	Perf string
+}
+
+// Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
+// default, since only those releases read deferred callchains.
+var Perf73 = Dialect{Version: "7.3", Perf: "perf 7.3.4"}
+
+// Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
+var Perf61 = Dialect{Version: "6.1", Perf: "perf 6.1"}
+
+// Default is the dialect used without --compat.
+var Default = Perf73
+
+// Known lists the dialects in --compat order, newest first.
+func Known() []Dialect { return []Dialect{Perf73, Perf61} }
+
+// Lookup returns the dialect named by a --compat value. It accepts the
+// major.minor form and any full perf version of that release line
+// ("7.3.4", "6.1.0"); anything else is an error naming the known ones.
+func Lookup(version string) (Dialect, error) {
+	for _, d := range Known() {
+		if version == d.Version || strings.HasPrefix(version, d.Version+".") {
+			return d, nil
+		}
+	}
+	names := make([]string, 0, len(Known()))
+	for _, d := range Known() {
+		names = append(names, d.Version)
+	}
+	return Dialect{}, fmt.Errorf("unknown --compat version %q (known: %s)", version, strings.Join(names, ", "))
+}
