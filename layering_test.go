@@ -20,17 +20,37 @@ const module = "github.com/perfstitch/perfstitch"
 
 // layers ranks the top-level packages along the pipeline. A package may
 // depend, directly or through any chain of imports, only on packages of its
-// own rank or lower. Subpackages take the rank of their top-level
-// directory. internal/* has no rank: any package may import it, but what
-// it imports counts against the importer.
+// own rank or lower (and not on a package it is kept apart from).
+// Subpackages take the rank of their top-level directory. internal/* has
+// no rank: any package may import it, but what it imports counts against
+// the importer.
 var layers = map[string]int{
 	"decode":    0,
 	"encode":    0, // the writer: the inverse of decode (used by the simulate command)
 	"stitch":    1,
 	"symbolize": 2,
-	"output":    3,
+	"session":   3, // the run loop: decode, stitch, symbolize and filter, for any consumer
+	"output":    3, // the sinks: what a session yields, as text, JSON, tables
 	"cmd":       4,
 	".":         5, // main
+}
+
+// apart lists pairs of top-level packages of one rank that must not
+// depend on each other either: a session yields events that cmd hands to
+// output's sinks, so neither knows the other.
+var apart = [][2]string{{"session", "output"}}
+
+// isApart reports whether the packages a and b (module-relative) belong
+// to top-level packages kept apart.
+func isApart(a, b string) bool {
+	ta, _, _ := strings.Cut(a, "/")
+	tb, _, _ := strings.Cut(b, "/")
+	for _, p := range apart {
+		if ta == p[0] && tb == p[1] || ta == p[1] && tb == p[0] {
+			return true
+		}
+	}
+	return false
 }
 
 // toolRank is the rank of any other top-level directory (tools,
@@ -94,12 +114,13 @@ func modulePackages(t *testing.T) map[string][]string {
 	return pkgs
 }
 
-// TestLayering enforces decode → stitch → symbolize → output → cmd → main:
+// TestLayering enforces decode → stitch → symbolize → session, output →
+// cmd → main:
 // no package reaches, through any chain of imports, a package further
 // right than itself.
 func TestLayering(t *testing.T) {
 	pkgs := modulePackages(t)
-	for _, want := range []string{".", "cmd", "decode", "stitch", "symbolize"} {
+	for _, want := range []string{".", "cmd", "decode", "session", "stitch", "symbolize"} {
 		if _, ok := pkgs[want]; !ok {
 			t.Fatalf("package %q not found; is the test running at the module root?", want)
 		}
@@ -140,6 +161,11 @@ func TestViolations(t *testing.T) {
 			want: []string{"cmd → tools/gen"},
 		},
 		{
+			name: "session and output apart",
+			pkgs: map[string][]string{"session": {"symbolize"}, "output/report": {"symbolize", "internal/x"}, "internal/x": {"session"}, "symbolize": nil},
+			want: []string{"output/report → internal/x → session"},
+		},
+		{
 			name: "main from a layer",
 			pkgs: map[string][]string{"output": {"."}, ".": nil},
 			want: []string{"output → ."},
@@ -161,7 +187,8 @@ func TestViolations(t *testing.T) {
 }
 
 // violations returns one message for each package that depends on a
-// package of a higher rank, naming the shortest import chain.
+// package of a higher rank (or one it is kept apart from), naming the
+// shortest import chain.
 func violations(pkgs map[string][]string) []string {
 	names := make([]string, 0, len(pkgs))
 	for p := range pkgs {
@@ -187,13 +214,13 @@ func violations(pkgs map[string][]string) []string {
 				}
 				via[imp] = cur
 				queue = append(queue, imp)
-				if ir, ok := rank(imp); ok && ir > pr {
+				if ir, ok := rank(imp); ok && (ir > pr || isApart(p, imp)) {
 					chain := []string{imp}
 					for c := cur; c != ""; c = via[c] {
 						chain = append(chain, c)
 					}
 					slices.Reverse(chain)
-					out = append(out, fmt.Sprintf("%s must not depend on %s (import chain %s): the pipeline is decode → stitch → symbolize → output → cmd",
+					out = append(out, fmt.Sprintf("%s must not depend on %s (import chain %s): the pipeline is decode → stitch → symbolize → session, output → cmd",
 						pkgPath(p), pkgPath(imp), strings.Join(chain, " → ")))
 				}
 			}

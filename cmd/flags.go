@@ -13,6 +13,7 @@ import (
 
 	"github.com/perfstitch/perfstitch/internal/iostreams"
 	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/session"
 )
 
 // CommonOptions are the options script, report and stats share: where the
@@ -52,8 +53,9 @@ type CommonOptions struct {
 	ProgressThreshold int64
 }
 
-// Filter selects samples the way perf's --pid, --tid, --comms, --cpu,
-// --time and --event do. The zero value keeps everything.
+// Filter holds the flags that select samples: perf's --pid, --tid,
+// --comms, --dsos, --symbols, --cpu, --time and --event (see
+// [session.Filter] for what they keep). The zero value keeps everything.
 type Filter struct {
 	PIDs    IntList    // --pid
 	TIDs    IntList    // --tid
@@ -63,6 +65,19 @@ type Filter struct {
 	CPUs    CPUList    // -C/--cpu
 	Time    TimeRanges // --time
 	Event   string     // --event
+}
+
+// session returns the filter as the session applies it.
+func (f *Filter) session() session.Filter {
+	sf := session.Filter{PIDs: f.PIDs, TIDs: f.TIDs, Comms: f.Comms, DSOs: f.DSOs, Symbols: f.Symbols, CPUs: f.CPUs, Event: f.Event}
+	switch {
+	case f.Time.IsZero():
+	case len(f.Time.Percent) > 0:
+		sf.TimePercent = f.Time.Percent
+	default:
+		sf.Time = []TimeRange{f.Time.Abs}
+	}
+	return sf
 }
 
 // only returns the single value of each --comms, --dsos and --symbols
@@ -223,10 +238,10 @@ type TimeRanges struct {
 
 // TimeRange is an inclusive range of perf clock nanoseconds; 0 is an open
 // end.
-type TimeRange struct{ Start, End uint64 }
+type TimeRange = session.TimeRange
 
 // PercentRange is a slice of the recording, as fractions in [0,1].
-type PercentRange struct{ From, To float64 }
+type PercentRange = session.PercentRange
 
 // String returns the value as given.
 func (t *TimeRanges) String() string { return t.raw }
@@ -326,29 +341,6 @@ func parsePercent(s string) (PercentRange, error) {
 		return PercentRange{}, bad
 	}
 	return PercentRange{From: from, To: to}, nil
-}
-
-// resolve turns the ranges into absolute ones, given the first and last
-// sample times of the recording (needed only for percent ranges).
-func (t *TimeRanges) resolve(first, last uint64) ([]TimeRange, error) {
-	if t.raw == "" {
-		return nil, nil
-	}
-	if len(t.Percent) == 0 {
-		return []TimeRange{t.Abs}, nil
-	}
-	if last <= first {
-		return nil, errors.New("percent time ranges need the recording's sample time range, which this file does not have")
-	}
-	span := float64(last - first)
-	out := make([]TimeRange, len(t.Percent))
-	for i, p := range t.Percent {
-		out[i] = TimeRange{Start: first + uint64(p.From*span), End: first + uint64(p.To*span)}
-		if out[i].End == 0 {
-			out[i].End = 1
-		}
-	}
-	return out, nil
 }
 
 // enumFlag registers completion of fixed values for a flag.

@@ -12,11 +12,11 @@ func TestTimeRanges(t *testing.T) {
 		want    []TimeRange
 		wantErr bool
 	}{
-		{in: "1.5,2", want: []TimeRange{{1_500_000_000, 2_000_000_000}}},
-		{in: ",2274.398389", want: []TimeRange{{0, 2274_398_389_000}}},
-		{in: "2274.000000001,", want: []TimeRange{{2274_000_000_001, 0}}},
-		{in: "10%/2", want: []TimeRange{{110e9, 120e9}}},
-		{in: "0%-10%,50%-100%", want: []TimeRange{{100e9, 110e9}, {150e9, 200e9}}},
+		{in: "1.5,2", want: []TimeRange{{Start: 1_500_000_000, End: 2_000_000_000}}},
+		{in: ",2274.398389", want: []TimeRange{{Start: 0, End: 2274_398_389_000}}},
+		{in: "2274.000000001,", want: []TimeRange{{Start: 2274_000_000_001, End: 0}}},
+		{in: "10%/2", want: []TimeRange{{Start: 110e9, End: 120e9}}},
+		{in: "0%-10%,50%-100%", want: []TimeRange{{Start: 100e9, End: 110e9}, {Start: 150e9, End: 200e9}}},
 		{in: "12", wantErr: true},
 		{in: "2,1", wantErr: true},
 		{in: "1.0123456789,", wantErr: true},
@@ -35,14 +35,16 @@ func TestTimeRanges(t *testing.T) {
 		if err != nil {
 			continue
 		}
-		got, err := tr.resolve(first, last)
+		f := (&Filter{Time: tr}).session()
+		got, err := f.TimeRanges(first, last)
 		if err != nil || !slices.Equal(got, tt.want) {
 			t.Errorf("%q resolves to %v, %v; want %v", tt.in, got, err, tt.want)
 		}
 	}
 	var tr TimeRanges
 	_ = tr.Set("10%/1")
-	if _, err := tr.resolve(0, 0); err == nil {
+	f := (&Filter{Time: tr}).session()
+	if _, err := f.TimeRanges(0, 0); err == nil {
 		t.Error("percent range without a sample time range: no error")
 	}
 }

@@ -1,10 +1,6 @@
 package cmd
 
-import (
-	"testing"
-
-	"github.com/perfstitch/perfstitch/decode"
-)
+import "testing"
 
 // TestBuildIDDir checks which build-id cache is used: --buildid-dir, else
 // the symfs's own .debug (as perf, which skips the local cache when given
@@ -24,30 +20,6 @@ func TestBuildIDDir(t *testing.T) {
 	for _, tt := range tests {
 		if got := buildIDDir(&tt.o); got != tt.want {
 			t.Errorf("%s: %q, want %q", tt.name, got, tt.want)
-		}
-	}
-}
-
-// TestCPUSampled checks when -C can filter: the first event of every
-// event type must sample the CPU, as perf_session__cpu_bitmap requires.
-func TestCPUSampled(t *testing.T) {
-	ev := func(typ decode.AttrType, st decode.SampleFormat) *decode.EventAttr {
-		return &decode.EventAttr{Type: typ, SampleType: st}
-	}
-	cpu := decode.SampleIP | decode.SampleCPU
-	tests := []struct {
-		name  string
-		attrs []*decode.EventAttr
-		want  bool
-	}{
-		{"one event with cpu", []*decode.EventAttr{ev(1, cpu)}, true},
-		{"one event without", []*decode.EventAttr{ev(1, decode.SampleIP)}, false},
-		{"only the first of a type counts", []*decode.EventAttr{ev(1, cpu), ev(1, decode.SampleIP)}, true},
-		{"every type's first", []*decode.EventAttr{ev(1, cpu), ev(0, decode.SampleIP)}, false},
-	}
-	for _, tt := range tests {
-		if got := cpuSampled(tt.attrs); got != tt.want {
-			t.Errorf("%s: %v, want %v", tt.name, got, tt.want)
 		}
 	}
 }

@@ -11,6 +11,7 @@ import (
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/session"
 )
 
 // ReportOptions are the options of perfstitch report.
@@ -147,9 +148,12 @@ func parseCallGraph(s string, opts *ReportOptions) error {
 	return nil
 }
 
-// reportRun runs the pipeline into a report and prints it.
+// reportRun runs the session into a report and prints it.
 func reportRun(ctx context.Context, opts *ReportOptions) error {
-	p, err := openPipeline(ctx, &opts.Common)
+	p, err := openSession(ctx, &opts.Common, session.Options{
+		Show:        []decode.RecordType{decode.RecordTypeMmap, decode.RecordTypeMmap2, decode.RecordTypeLostSamples},
+		CountHidden: true,
+	})
 	if err != nil {
 		return err
 	}
@@ -174,13 +178,11 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		// perf's pipe-mode quirk only where perf's text is wanted.
 		Pipe: p.File().Header.Pipe && format == output.TablePerf,
 	})
-	p.ShowRecords(decode.RecordTypeMmap, decode.RecordTypeMmap2, decode.RecordTypeLostSamples)
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.
 	for _, b := range p.File().Meta.BuildIDs {
 		rep.NoteDSO(b.Filename)
 	}
-	p.CountHidden()
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
 			if p.Hidden() {
@@ -189,7 +191,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 				err = rep.Add(ev)
 			}
 		} else {
-			err = rep.AddRecord(p.Record())
+			err = rep.AddRecord((*output.Record)(p.Record()))
 		}
 		if err != nil {
 			return err

@@ -8,6 +8,8 @@ import (
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/session"
+	"github.com/perfstitch/perfstitch/symbolize"
 )
 
 // ScriptOptions are the options of perfstitch script.
@@ -70,7 +72,7 @@ back on, byte for byte as perf script (perf 6.1) prints it; or as JSON Lines
 	fl.BoolVarP(&opts.HideCallchain, "hide-call-graph", "G", false, "do not print callchains")
 	fl.BoolVar(&opts.NS, "ns", false, "print times with nanoseconds")
 	fl.BoolVar(&opts.RelTime, "reltime", false, "print times relative to the first record")
-	fl.IntVar(&opts.MaxStack, "max-stack", output.DefaultMaxStack, "print at most this many callchain entries")
+	fl.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "print at most this many callchain entries")
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
 	fl.BoolVar(&opts.ShowMmapEvents, "show-mmap-events", false, "also print MMAP and MMAP2 records")
 	fl.BoolVar(&opts.ShowLostEvents, "show-lost-events", false, "also print LOST records")
@@ -120,11 +122,23 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	p, err := openPipeline(ctx, &opts.CommonOptions)
+	so := session.Options{Symbolize: symbolize.Options{MaxStack: opts.MaxStack}}
+	if opts.ShowTaskEvents {
+		so.Show = append(so.Show, decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit)
+	}
+	if opts.ShowMmapEvents {
+		so.Show = append(so.Show, decode.RecordTypeMmap, decode.RecordTypeMmap2)
+	}
+	if opts.ShowLostEvents {
+		so.Show = append(so.Show, decode.RecordTypeLost)
+	}
+	if opts.NoMergeCallchains && opts.Format != output.FormatCollapsed {
+		so.Show = append(so.Show, decode.RecordTypeCallchainDeferred)
+	}
+	p, err := openSession(ctx, &opts.CommonOptions, so)
 	if err != nil {
 		return err
 	}
-	p.sym.SetMaxStack(opts.MaxStack)
 	defer p.Close()
 
 	var sink output.Sink
@@ -151,24 +165,12 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	default:
 		return errors.New("unknown format")
 	}
-	if opts.ShowTaskEvents {
-		p.ShowRecords(decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit)
-	}
-	if opts.ShowMmapEvents {
-		p.ShowRecords(decode.RecordTypeMmap, decode.RecordTypeMmap2)
-	}
-	if opts.ShowLostEvents {
-		p.ShowRecords(decode.RecordTypeLost)
-	}
-	if opts.NoMergeCallchains && opts.Format != output.FormatCollapsed {
-		p.ShowRecords(decode.RecordTypeCallchainDeferred)
-	}
 	rs, _ := sink.(output.RecordSink)
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
 			err = sink.Add(ev)
 		} else if rs != nil {
-			err = rs.AddRecord(p.Record())
+			err = rs.AddRecord((*output.Record)(p.Record()))
 		}
 		if err != nil {
 			sink.Flush() // joins the writer; the first error is err

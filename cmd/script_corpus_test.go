@@ -9,6 +9,7 @@ import (
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/session"
 )
 
 // corpusSkip lists corpus cases perfstitch does not reproduce, and why.
@@ -47,14 +48,15 @@ func TestScriptCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			p, err := openPipeline(context.Background(), &CommonOptions{IO: f.IO, Getenv: f.Getenv,
-				Input: c.Data, Symfs: c.Symfs, Kallsyms: c.Kallsyms})
+			p, err := openSession(context.Background(), &CommonOptions{IO: f.IO, Getenv: f.Getenv,
+				Input: c.Data, Symfs: c.Symfs, Kallsyms: c.Kallsyms}, session.Options{
+				Show: []decode.RecordType{decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit,
+					decode.RecordTypeMmap, decode.RecordTypeMmap2},
+			})
 			if err != nil {
 				t.Fatal(err)
 			}
 			defer p.Close()
-			p.ShowRecords(decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit,
-				decode.RecordTypeMmap, decode.RecordTypeMmap2)
 			var bF, bG, bEv, bCol, bAll, eCol, eAll bytes.Buffer
 			textF := output.NewText(&bF, p.Attrs, output.TextOptions{Fields: fs})
 			textG := output.NewText(&bG, p.Attrs, output.TextOptions{HideCallchain: true})
@@ -69,7 +71,7 @@ func TestScriptCorpus(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-				} else if err := textEv.AddRecord(p.Record()); err != nil {
+				} else if err := textEv.AddRecord((*output.Record)(p.Record())); err != nil {
 					t.Fatal(err)
 				}
 			}

@@ -18,6 +18,7 @@ import (
 	"github.com/perfstitch/perfstitch/internal/iostreams"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/symbolize"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
@@ -283,7 +284,7 @@ func TestScriptProgress(t *testing.T) {
 		f.IO.ErrIsTerminal = tty
 		opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv, ProgressThreshold: 1,
 			Input: filepath.Join(dir, "perf.data"), Symfs: filepath.Join(dir, "symfs"), Kallsyms: testfixture.Testdata(t, "kallsyms")},
-			MaxStack: output.DefaultMaxStack}
+			MaxStack: symbolize.DefaultMaxStack}
 		if err := scriptRun(context.Background(), opts); err != nil {
 			t.Fatal(err)
 		}

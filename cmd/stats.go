@@ -7,6 +7,7 @@ import (
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/session"
 )
 
 // StatsOptions are the options of perfstitch stats.
@@ -50,20 +51,21 @@ most weight ranked first (so you know which binary to supply with --symfs).
 	return cmd
 }
 
-// statsRun runs the pipeline and prints the stats.
+// statsRun runs the session and prints the stats.
 func statsRun(ctx context.Context, opts *StatsOptions) error {
-	p, err := openPipeline(ctx, &opts.Common)
+	p, err := openSession(ctx, &opts.Common, session.Options{
+		Show: []decode.RecordType{decode.RecordTypeLost, decode.RecordTypeLostSamples, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle},
+	})
 	if err != nil {
 		return err
 	}
 	defer p.Close()
 	col := output.NewStatsCollector()
-	p.ShowRecords(decode.RecordTypeLost, decode.RecordTypeLostSamples, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle)
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
 			err = col.Add(ev)
 		} else {
-			err = col.AddRecord(p.Record())
+			err = col.AddRecord((*output.Record)(p.Record()))
 		}
 		if err != nil {
 			return err

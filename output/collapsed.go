@@ -111,8 +111,8 @@ func (c *Collapsed) Add(ev *symbolize.Event) error {
 	java := strings.HasPrefix(pname, "java")
 
 	frames := ev.Frames
-	if len(frames) > DefaultMaxStack {
-		frames = frames[:DefaultMaxStack]
+	if len(frames) > symbolize.DefaultMaxStack {
+		frames = frames[:symbolize.DefaultMaxStack]
 	}
 	// Frames are leaf first; the folded stack is root first.
 	st := append(c.stack[:0], pname...)

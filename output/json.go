@@ -13,7 +13,7 @@ import (
 type JSONOptions struct {
 	// HideCallchain leaves out "frames" (-G).
 	HideCallchain bool
-	// MaxStack caps the number of frames; 0 means [DefaultMaxStack].
+	// MaxStack caps the number of frames; 0 means [symbolize.DefaultMaxStack].
 	MaxStack int
 }
 
@@ -32,7 +32,7 @@ type JSON struct {
 // events (used for records without a known event).
 func NewJSON(w io.Writer, attrs func() []*decode.EventAttr, opts JSONOptions) *JSON {
 	if opts.MaxStack <= 0 {
-		opts.MaxStack = DefaultMaxStack
+		opts.MaxStack = symbolize.DefaultMaxStack
 	}
 	return &JSON{w: newAsyncWriter(w, bufferSize), opts: opts, attrs: attrs, buf: make([]byte, 0, 4096)}
 }

@@ -9,9 +9,6 @@ import (
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
-// DefaultMaxStack is perf's default --max-stack (PERF_MAX_STACK_DEPTH).
-const DefaultMaxStack = 127
-
 // bufferSize is the size of each of the two output buffers.
 const bufferSize = 256 << 10
 
@@ -25,7 +22,7 @@ type TextOptions struct {
 	NS bool
 	// RelTime prints times relative to the first printed record (--reltime).
 	RelTime bool
-	// MaxStack is --max-stack; 0 means [DefaultMaxStack].
+	// MaxStack is --max-stack; 0 means [symbolize.DefaultMaxStack].
 	MaxStack int
 }
 
@@ -46,7 +43,7 @@ type Text struct {
 // first seen.
 func NewText(w io.Writer, attrs func() []*decode.EventAttr, opts TextOptions) *Text {
 	if opts.MaxStack <= 0 {
-		opts.MaxStack = DefaultMaxStack
+		opts.MaxStack = symbolize.DefaultMaxStack
 	}
 	return &Text{
 		w:     newAsyncWriter(w, bufferSize),

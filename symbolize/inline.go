@@ -38,11 +38,6 @@ type elfFunc struct {
 	isFunction bool
 }
 
-// SetNoInline leaves out (true) or adds (false, the default, as perf) the
-// inlined-function frames of DWARF-unwound callchains (perf --no-inline).
-// Call it before the first [Symbolizer.Resolve].
-func (s *Symbolizer) SetNoInline(v bool) { s.unw.noInline = v }
-
 // inlineFor returns the inline information of d (nil: none).
 func (s *Symbolizer) inlineFor(d *dso) *inlineInfo {
 	if in, ok := s.unw.inl[d]; ok {
@@ -272,7 +267,7 @@ func betterFit(cur, sy *elfFunc, pc uint64) bool {
 // resolved user frame of an unwound callchain) to frames; ok is false when
 // there are none and f is to be appended as it is.
 func (s *Symbolizer) appendInlines(frames []Frame, f *Frame, d *dso) ([]Frame, bool) {
-	if s.unw.noInline || f.Reason != Resolved || f.Symbol == "" || d == nil {
+	if s.opts.NoInline || f.Reason != Resolved || f.Symbol == "" || d == nil {
 		return frames, false
 	}
 	in := s.inlineFor(d)

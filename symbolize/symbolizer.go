@@ -31,8 +31,14 @@ type Options struct {
 	// NoDemangle prints C++/Rust names as mangled (perf --no-demangle).
 	NoDemangle bool
 	// MaxStack limits the callchain addresses resolved per sample (perf
-	// --max-stack); 0 means [DefaultMaxStack], negative means no limit.
+	// --max-stack): the kernel part of a callchain and the addresses
+	// unwound from a user stack copy are limited to it separately. 0
+	// means [DefaultMaxStack], negative means no limit.
 	MaxStack int
+	// NoInline leaves out the inlined-function frames of DWARF-unwound
+	// callchains (perf --no-inline); by default they are added, as perf
+	// does.
+	NoInline bool
 	// Meta is the recording's feature data: its build-id table and
 	// OSRelease. May be nil.
 	Meta *decode.Meta
@@ -113,6 +119,9 @@ func New(opts Options) (*Symbolizer, error) {
 		for _, b := range opts.Meta.BuildIDs {
 			s.addBuildID(b.Filename, b.ID)
 		}
+	}
+	if s.opts.MaxStack == 0 {
+		s.opts.MaxStack = DefaultMaxStack
 	}
 	if s.opts.Kallsyms == "" && s.opts.Symfs == "" && runningKernelMatches(opts.Meta) {
 		s.opts.Kallsyms = "/proc/kallsyms"
@@ -548,12 +557,23 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 
 	s.resolveAddr(&ev.IP, ds.IP, ds.CPUMode(), ds.PID, period)
 
-	chain := ds.Callchain
+	var ok bool
+	ev.Frames, ok = s.appendChain(ev.Frames, ds.Callchain, ds.PID, period, smp.ABI == decode.DeferredCookie)
+	if !ok {
+		return
+	}
+	s.unwindUser(ds, ev, s.opts.MaxStack)
+}
+
+// appendChain appends to frames the frames of a recorded callchain
+// (context markers and addresses) of a thread of process pid, at most
+// Options.MaxStack addresses, and returns them. The addresses before any
+// marker are user ones. cookie says a USER_DEFERRED marker is followed by
+// the deferred callchain's cookie (shown as a frame of its own). ok is
+// false when the callchain is dropped whole, as perf 6.1 drops it.
+func (s *Symbolizer) appendChain(frames []Frame, chain []uint64, pid int32, period uint64, cookie bool) (_ []Frame, ok bool) {
 	mode := decode.CPUModeUser
 	maxStack := s.opts.MaxStack
-	if maxStack == 0 {
-		maxStack = DefaultMaxStack
-	}
 	entries := 0
 	for i := 0; i < len(chain); i++ {
 		ip := chain[i]
@@ -571,9 +591,9 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 			case decode.ContextUser:
 				mode = decode.CPUModeUser
 			case decode.ContextUserDeferred:
-				if smp.ABI == decode.DeferredCookie && i+1 < len(chain) {
+				if cookie && i+1 < len(chain) {
 					i++
-					ev.Frames = append(ev.Frames, Frame{
+					frames = append(frames, Frame{
 						Addr: chain[i], MapAddr: chain[i], DSO: "[unknown]", DSOShort: "[unknown]",
 						Reason: Special, Cookie: true,
 					})
@@ -582,15 +602,14 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 			default:
 				// perf 6.1 drops the whole callchain on any other
 				// context, the guest ones included.
-				ev.Frames = ev.Frames[:0]
-				return
+				return frames[:0], false
 			}
 			continue
 		}
-		ev.Frames = append(ev.Frames, Frame{})
-		s.resolveAddr(&ev.Frames[len(ev.Frames)-1], ip, mode, ds.PID, period)
+		frames = append(frames, Frame{})
+		s.resolveAddr(&frames[len(frames)-1], ip, mode, pid, period)
 	}
-	s.unwindUser(ds, ev, maxStack)
+	return frames, true
 }
 
 // resolveAddrSlow fills f for address addr seen in cpumode mode by a

@@ -51,15 +51,8 @@ type unwindState struct {
 	// snap holds every mapping of a process's maps snapshot, data
 	// included, for memory reads (nil value: no snapshot).
 	snap map[int32]*addrSpace
-	// noInline leaves the inline frames out (perf --no-inline).
-	noInline bool
-	ips      []uint64
+	ips  []uint64
 }
-
-// SetMaxStack sets Options.MaxStack (perf --max-stack) before the first
-// [Symbolizer.Resolve]: the kernel part of a callchain and the addresses
-// unwound from a user stack copy are limited to it separately.
-func (s *Symbolizer) SetMaxStack(n int) { s.opts.MaxStack = n }
 
 // Location kinds of a register (libunwind's dwarf_loc_t).
 const (

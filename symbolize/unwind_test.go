@@ -243,11 +243,10 @@ func unwindGolden(t *testing.T, c testfixture.CorpusCase, golden string, noInlin
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta})
+	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta, NoInline: noInline})
 	if err != nil {
 		t.Fatal(err)
 	}
-	sym.SetNoInline(noInline)
 	want := goldenFrames(t, golden)
 	var ev Event
 	rs := f.Records(decode.TimeOrder)

@@ -1,0 +1,43 @@
+package session
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/perfstitch/perfstitch/decode"
+)
+
+// openInput opens the input named name: "-" (or "" while stdin is a
+// named pipe) is a pipe-mode stream on stdin, anything else a file
+// (perf.data for ""). size is the file size, -1 for a stream.
+func openInput(name string, stdin io.Reader) (*decode.File, int64, error) {
+	if name == "" {
+		name = "perf.data"
+		if in, ok := stdin.(*os.File); ok {
+			if st, err := in.Stat(); err == nil && st.Mode()&os.ModeNamedPipe != 0 {
+				name = "-"
+			}
+		}
+	}
+	if name == "-" {
+		f, err := decode.NewPipe(stdin)
+		if err != nil {
+			return nil, 0, fmt.Errorf("stdin: %w", err)
+		}
+		return f, -1, nil
+	}
+	st, err := os.Stat(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	f, err := decode.Open(name)
+	if err != nil {
+		return nil, 0, err
+	}
+	size := int64(-1)
+	if st.Mode().IsRegular() {
+		size = st.Size()
+	}
+	return f, size, nil
+}

@@ -1,0 +1,320 @@
+// Package session runs a recording through the pipeline, which is its
+// one job: it opens the input (a perf.data file, or a pipe-mode stream),
+// decodes it in time order and stitches the deferred user callchains back
+// on (for a file, on a producer goroutine), keeps the process model
+// current, symbolizes the samples that perf's filters keep and yields
+// them, with the side-band records asked for, to whatever consumes them
+// (the output package's sinks, in perfstitch).
+//
+// A session is a cursor like the stages under it:
+//
+//	s, err := session.Open(ctx, session.Options{Input: "perf.data"})
+//	if err != nil { … }
+//	defer s.Close()
+//	for s.Next() {
+//		if ev := s.Event(); ev != nil { … } else { r := s.Record(); … }
+//	}
+//	if err := s.Err(); err != nil { … }
+package session
+
+import (
+	"context"
+	"io"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/stitch"
+	"github.com/perfstitch/perfstitch/symbolize"
+)
+
+// checkEvery is how many stitched items pass between context checks and
+// progress reports.
+const checkEvery = 4096
+
+// Options configure a [Session].
+type Options struct {
+	// Input is the recording's path; "-" reads a pipe-mode stream from
+	// Stdin. "" is perf.data, or the stream on Stdin when Stdin is a
+	// named pipe (as perf: `perf record -o - | perfstitch script`).
+	Input string
+	// Stdin is the standard input, for Input "-" or "".
+	Stdin io.Reader
+
+	// Symbolize configures the symbolizer; Open sets its Meta to the
+	// recording's.
+	Symbolize symbolize.Options
+	// Stitch configures the stitcher.
+	Stitch stitch.Options
+	// Filter selects the samples Next yields.
+	Filter Filter
+
+	// Show lists the types of the records Next yields besides samples
+	// (each after the process model has seen it, except EXIT, which perf
+	// shows first). A CALLCHAIN_DEFERRED record is shown only if the
+	// filters keep it as they would a sample of its thread, with its user
+	// frames resolved.
+	Show []decode.RecordType
+
+	// CountHidden makes Next also yield the samples that the thread and
+	// symbol filters (PIDs, TIDs, Comms, DSOs, Symbols) hide, with
+	// [Session.Hidden] reporting them: perf report counts them in its
+	// totals (the header and the percentages) without showing them. The
+	// CPUs, Time and Event filters drop samples outright, as in perf.
+	CountHidden bool
+
+	// Progress, if set, is called on the caller's goroutine every few
+	// thousand items with the input offset reached (see [Session.Size]).
+	Progress func(offset int64)
+}
+
+// Session is one run of a recording through decode, stitch and
+// symbolize. Next yields, in time order, every sample that passes the
+// filters (resolved, as a *symbolize.Event) and the records asked for
+// with Options.Show (as a *Record); everything else only updates the
+// process model. A Session is not safe for concurrent use.
+type Session struct {
+	ctx    context.Context
+	opts   Options
+	file   *decode.File
+	size   int64
+	recs   *decode.Records
+	st     *stitch.Stitcher
+	sym    *symbolize.Symbolizer
+	filter filter
+	show   map[decode.RecordType]bool
+
+	ev       symbolize.Event
+	rec      Record
+	deferred []symbolize.Frame // storage of rec.Frames
+	isSample bool
+	hidden   bool
+	n        int
+	err      error
+
+	// In file mode decode and stitch run in a producer goroutine that
+	// hands copies of their items over in batches (see producer).
+	prod *producer
+}
+
+// Record is a side-band record yielded by [Session.Next], with what the
+// process model knows about its thread.
+type Record struct {
+	decode.Record
+
+	// Comm is the command name of the record's thread as perf shows it
+	// (after processing COMM and FORK records, before EXIT); "" when the
+	// record names no thread (tid -1), printed as ":-1".
+	Comm string
+
+	// Frames are the resolved user frames of a CALLCHAIN_DEFERRED record,
+	// leaf first.
+	Frames []symbolize.Frame
+}
+
+// Open opens the input opts names and sets up stitching and
+// symbolization; decoding starts with the first call to Next, and stops
+// when ctx is done. The caller must Close the session.
+func Open(ctx context.Context, opts Options) (*Session, error) {
+	f, size, err := openInput(opts.Input, opts.Stdin)
+	if err != nil {
+		return nil, err
+	}
+	s := &Session{ctx: ctx, opts: opts, file: f, size: size, show: map[decode.RecordType]bool{}}
+	if err := s.setup(); err != nil {
+		f.Close()
+		return nil, err
+	}
+	return s, nil
+}
+
+func (s *Session) setup() error {
+	f := s.file
+	fl, err := newFilter(s.opts.Filter, f)
+	if err != nil {
+		return err
+	}
+	s.filter = fl
+	for _, t := range s.opts.Show {
+		s.show[t] = true
+	}
+	so := s.opts.Symbolize
+	so.Meta = &f.Meta
+	sym, err := symbolize.New(so)
+	if err != nil {
+		return err
+	}
+	s.sym = sym
+	s.recs = f.Records(decode.TimeOrder)
+	s.st = stitch.New(s.recs, s.opts.Stitch)
+	if !f.Header.Pipe {
+		// Pipe mode stays on one goroutine: its events and feature data
+		// grow while records are read.
+		s.prod = startProducer(s.ctx, s.st)
+	}
+	return nil
+}
+
+// Next advances to the next sample or shown record.
+func (s *Session) Next() bool {
+	for {
+		if s.err != nil {
+			return false
+		}
+		e, ok := s.next()
+		if !ok {
+			return false
+		}
+		if s.n++; s.n%checkEvery == 0 {
+			if err := s.ctx.Err(); err != nil {
+				s.err = err
+				return false
+			}
+			s.progress(e)
+		}
+		if e.Sample != nil {
+			c := &e.Sample.Sample.RecordCommon
+			if !s.filter.keepSample(c) {
+				continue
+			}
+			hidden := !s.filter.keepThread(c)
+			if hidden && !s.opts.CountHidden {
+				continue
+			}
+			s.sym.Resolve(e.Sample, &s.ev)
+			if !s.filter.keepResolved(&s.ev) {
+				if !s.opts.CountHidden {
+					continue
+				}
+				hidden = true
+			}
+			s.isSample, s.hidden = true, hidden
+			return true
+		}
+		if s.yieldRecord(e.Record) {
+			s.isSample = false
+			return true
+		}
+	}
+}
+
+// yieldRecord feeds r to the process model and reports whether it is to
+// be shown; then s.rec holds it.
+func (s *Session) yieldRecord(r decode.Record) bool {
+	typ := r.Type()
+	if !s.show[typ] || !s.filter.keepCPU(r.Common().CPU) {
+		s.sym.Observe(r)
+		return false
+	}
+	c := r.Common()
+	s.rec = Record{Record: r}
+	switch rr := r.(type) {
+	case *decode.Exit:
+		s.rec.Comm = s.sym.Comm(c.PID, c.TID) // perf prints EXIT before processing it
+		s.sym.Observe(r)
+	case *decode.Lost:
+		s.sym.Observe(r)
+		s.rec.Comm = s.sym.Comm(c.TrailerPID, c.TrailerTID)
+	case *decode.CallchainDeferred:
+		// perf 6.19 filters the record like a sample of its thread.
+		s.rec.Comm = s.sym.Comm(c.PID, c.TID)
+		if !s.filter.keepSample(c) || !s.filter.keepThread(c) || !s.filter.keepComm(s.rec.Comm) {
+			return false
+		}
+		s.deferred = s.sym.ResolveDeferred(s.deferred[:0], rr)
+		s.rec.Frames = s.deferred
+	default:
+		s.sym.Observe(r)
+		s.rec.Comm = s.sym.Comm(c.PID, c.TID)
+	}
+	return true
+}
+
+// Hidden reports whether the current sample is one a thread or symbol
+// filter hides (see Options.CountHidden).
+func (s *Session) Hidden() bool { return s.hidden }
+
+// Event returns the current sample, or nil if the current item is a
+// record. It is valid until the next call to Next.
+func (s *Session) Event() *symbolize.Event {
+	if !s.isSample {
+		return nil
+	}
+	return &s.ev
+}
+
+// Record returns the current record, or nil if the current item is a
+// sample. It is valid until the next call to Next.
+func (s *Session) Record() *Record {
+	if s.isSample {
+		return nil
+	}
+	return &s.rec
+}
+
+// Err returns the error that ended the iteration.
+func (s *Session) Err() error { return s.err }
+
+// File returns the open recording (attrs, header, feature data).
+func (s *Session) File() *decode.File { return s.file }
+
+// Size returns the size of the input file, or -1 for a stream.
+func (s *Session) Size() int64 { return s.size }
+
+// Attrs returns the recording's events so far (pipe mode adds to them).
+func (s *Session) Attrs() []*decode.EventAttr { return s.file.Attrs }
+
+// ThreadComm returns the command thread tid has in the process model so
+// far: at the end of the input, its last one.
+func (s *Session) ThreadComm(tid int32) string { return s.sym.Comm(-1, tid) }
+
+// DecodeStats returns the decoder's counts; call it once Next has
+// returned false (decode may run on another goroutine until then).
+func (s *Session) DecodeStats() *decode.Stats { return s.recs.Stats() }
+
+// StitchStats returns the stitcher's counts; call it once Next has
+// returned false.
+func (s *Session) StitchStats() *stitch.Stats { return s.st.Stats() }
+
+// Symbolizer returns the symbolizer (for its diagnostics).
+func (s *Session) Symbolizer() *symbolize.Symbolizer { return s.sym }
+
+// Close stops the producer and closes the input.
+func (s *Session) Close() error {
+	if s.prod != nil {
+		s.prod.stop()
+	}
+	return s.file.Close()
+}
+
+// next returns the next stitched item, from the producer or straight from
+// the stitcher; at the end it sets s.err.
+func (s *Session) next() (stitch.Event, bool) {
+	if s.prod == nil {
+		if !s.st.Next() {
+			s.err = s.st.Err()
+			return stitch.Event{}, false
+		}
+		return s.st.Event(), true
+	}
+	e, ok, err := s.prod.next()
+	if !ok {
+		s.err = err
+	}
+	return e, ok
+}
+
+func (s *Session) progress(e stitch.Event) {
+	if s.opts.Progress == nil {
+		return
+	}
+	var off int64
+	if e.Sample != nil {
+		off = e.Sample.Offset
+	} else if e.Record != nil {
+		off = e.Record.Common().Offset
+	}
+	if off > 0 {
+		s.opts.Progress(off)
+	}
+}
+
+var _ io.Closer = (*Session)(nil)
