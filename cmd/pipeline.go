@@ -144,6 +144,7 @@ func (p *pipeline) setup(size int64) error {
 		BuildIDDir: buildIDDir(o),
 		NoDemangle: o.NoDemangle,
 		Meta:       &f.Meta,
+		Compat:     o.dialect(),
 	})
 	if err != nil {
 		return err

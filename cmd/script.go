@@ -136,6 +136,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 			NS:            opts.NS,
 			RelTime:       opts.RelTime,
 			MaxStack:      opts.MaxStack,
+			Compat:        opts.dialect(),
 		})
 		if err := t.CheckFields(); err != nil {
 			return err

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/iostreams"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/output"
@@ -182,7 +183,7 @@ func TestScriptRun(t *testing.T) {
 					f.IO.OutIsTerminal, f.IO.ErrIsTerminal = tty, tty
 					var opts *ScriptOptions
 					cmd := NewCmdScript(f, func(o *ScriptOptions) error { opts = o; return nil })
-					cmd.SetArgs(append([]string{"-i", filepath.Join(dir, "perf.data"), "--symfs", filepath.Join(dir, "symfs"),
+					cmd.SetArgs(append([]string{"--compat", "6.1", "-i", filepath.Join(dir, "perf.data"), "--symfs", filepath.Join(dir, "symfs"),
 						"--kallsyms", testfixture.Testdata(t, "kallsyms")}, r.args...))
 					if err := cmd.Execute(); err != nil {
 						t.Fatal(err)
@@ -264,7 +265,7 @@ func TestScriptClosedStdout(t *testing.T) {
 	f, _, errOut := testFactory()
 	f.IO.Out = &epipeWriter{n: 100}
 	dir := testfixture.Testdata(t, "fp")
-	code := Run(context.Background(), f, []string{"script", "--symfs", filepath.Join(dir, "symfs"), "--max-stack", "2", filepath.Join(dir, "perf.data")})
+	code := Run(context.Background(), f, []string{"script", "--compat", "6.1", "--symfs", filepath.Join(dir, "symfs"), "--max-stack", "2", filepath.Join(dir, "perf.data")})
 	if code != ExitOK || errOut.Len() != 0 {
 		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, errOut)
 	}
@@ -282,7 +283,7 @@ func TestScriptProgress(t *testing.T) {
 		f, out, errOut := testFactory()
 		f.IO.ErrIsTerminal = tty
 		opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv, ProgressThreshold: 1,
-			Input: filepath.Join(dir, "perf.data"), Symfs: filepath.Join(dir, "symfs"), Kallsyms: testfixture.Testdata(t, "kallsyms")},
+			Input: filepath.Join(dir, "perf.data"), Symfs: filepath.Join(dir, "symfs"), Kallsyms: testfixture.Testdata(t, "kallsyms"), Compat: compat.Perf61},
 			MaxStack: output.DefaultMaxStack}
 		if err := scriptRun(context.Background(), opts); err != nil {
 			t.Fatal(err)
