@@ -135,6 +135,9 @@ func TestScriptExitCodes(t *testing.T) {
 	}{
 		{[]string{"script", "--format", "xml"}, ExitUsage, "unknown format"},
 		{[]string{"script", "--nope"}, ExitUsage, "unknown flag"},
+		{[]string{"script", "--compat", "5.4"}, ExitUsage, `unknown --compat version "5.4" (known: 7.3, 6.1)`},
+		{[]string{"report", "--compat", "6.10"}, ExitUsage, "known: 7.3, 6.1"},
+		{[]string{"stats", "--compat", "7"}, ExitUsage, "known: 7.3, 6.1"},
 		{[]string{"script", filepath.Join(t.TempDir(), "missing.data")}, ExitError, "no such file"},
 		{[]string{"script", "-F", "comm,cpu,ip", testfixture.Testdata(t, "fp", "perf.data"), "--time", "5%/3"}, ExitOK, ""},
 	}

@@ -23,8 +23,10 @@ type Dialect struct {
 	// perf 6.1, "%7d/%-7d" since perf 6.5: perf_sample__fprintf_start).
 	PidWidth int
 	// AbsoluteCallchainAddrs prints the recorded address of every
-	// callchain entry; perf 6.1 printed user entries map-relative
-	// (map_ip, the ELF virtual address).
+	// callchain entry; perf 6.1 printed the entries of non-kernel maps
+	// map-relative (map_ip, the ELF virtual address:
+	// sample__fprintf_callchain's "binary offset for userspace addr",
+	// removed in 2023).
 	AbsoluteCallchainAddrs bool
 }
 
