@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 	"github.com/spf13/pflag"
 
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/iostreams"
 	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/session"
@@ -39,6 +40,10 @@ type CommonOptions struct {
 	// NoMergeCallchains keeps deferred samples and their
 	// CALLCHAIN_DEFERRED records apart (perf 6.19 --no-merge-callchains).
 	NoMergeCallchains bool
+
+	// Compat is the perf release whose output is reproduced (--compat);
+	// the zero value means compat.Default.
+	Compat compat.Dialect
 
 	// MaxPending caps how many records the stitcher holds back behind a
 	// deferred sample that waits for its user callchain; beyond it the
@@ -105,6 +110,7 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.BoolVar(&o.NoDemangle, "no-demangle", false, "print symbol names as they are in the symbol table")
 	fs.BoolVar(&o.NoInline, "no-inline", false, "do not add inlined-function frames to DWARF-unwound (--call-graph dwarf) callchains")
 	fs.BoolVar(&o.NoMergeCallchains, "no-merge-callchains", false, "do not join deferred user callchains to their samples; show both as recorded (perf 6.19)")
+	fs.Var(&compatValue{&o.Compat}, "compat", compatUsage())
 	fs.IntVar(&o.MaxPending, "max-pending", 0, "release a deferred sample without its user callchain once this many records wait behind it (0: no limit, as perf)")
 	fs.Var(&o.Filter.PIDs, "pid", "only show samples of these process ids (comma-separated)")
 	fs.Var(&o.Filter.TIDs, "tid", "only show samples of these thread ids (comma-separated)")
@@ -113,6 +119,53 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.VarP(&o.Filter.CPUs, "cpu", "C", "only show samples of these CPUs (list: 0,2-3)")
 	fs.Var(&o.Filter.Time, "time", "only show samples in a time range: start,end in seconds (either may be empty), or percent slices: 10%/2, 0%-10%,30%-40%")
 	fs.StringVar(&o.Filter.Event, "event", "", "only show samples of the named event")
+}
+
+// compatUsage is the help text of --compat: each dialect and the perf it
+// reproduces.
+func compatUsage() string {
+	var b strings.Builder
+	b.WriteString("reproduce the output of this perf `version`:")
+	for i, d := range compat.Known() {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, " %s (%s)", d.Version, d.Perf)
+	}
+	return b.String()
+}
+
+// compatValue is the pflag.Value of --compat: a perf version, looked up
+// with compat.Lookup.
+type compatValue struct{ d *compat.Dialect }
+
+// String returns the dialect's version, the default's when unset.
+func (v *compatValue) String() string {
+	if v.d == nil || v.d.Version == "" {
+		return compat.Default.Version
+	}
+	return v.d.Version
+}
+
+// Set looks version up; an unknown one is an error naming the known ones.
+func (v *compatValue) Set(version string) error {
+	d, err := compat.Lookup(version)
+	if err != nil {
+		return err
+	}
+	*v.d = d
+	return nil
+}
+
+// Type names the value type in help output.
+func (v *compatValue) Type() string { return "version" }
+
+// dialect returns the --compat dialect, compat.Default when not given.
+func (o *CommonOptions) dialect() compat.Dialect {
+	if o.Compat.Version == "" {
+		return compat.Default
+	}
+	return o.Compat
 }
 
 // complete applies the positional argument (`perfstitch script perf.data`

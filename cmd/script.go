@@ -39,9 +39,10 @@ func NewCmdScript(f *Factory, runF func(*ScriptOptions) error) *cobra.Command {
 		Use:   "script [flags] [perf.data]",
 		Short: "Print samples as perf script text, JSON Lines or collapsed stacks",
 		Long: `Print every sample of a recording, with deferred user callchains stitched
-back on, byte for byte as perf script (perf 6.1) prints it; or as JSON Lines
-(--format json, see docs/json.md); or as folded stacks for flamegraph.pl
-(--format collapsed, the output of perf script | stackcollapse-perf.pl).`,
+back on, byte for byte as perf script prints it (perf 7.3.4; perf 6.1 with
+--compat 6.1); or as JSON Lines (--format json, see docs/json.md); or as
+folded stacks for flamegraph.pl (--format collapsed, the output of
+perf script | stackcollapse-perf.pl).`,
 		Example: `  perfstitch script perf.data
   perfstitch script -F comm,tid,time,ip,sym,dso -i perf.data
   perfstitch script --format collapsed perf.data | flamegraph.pl > flame.svg
@@ -150,6 +151,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 			NS:            opts.NS,
 			RelTime:       opts.RelTime,
 			MaxStack:      opts.MaxStack,
+			Compat:        opts.dialect(),
 		})
 		if err := t.CheckFields(); err != nil {
 			return err

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/session"
@@ -26,14 +27,14 @@ func TestScriptCorpus(t *testing.T) {
 				t.Skip(why)
 			}
 			f, out, errOut := testFactory()
-			code := Run(context.Background(), f, []string{"script", "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data})
+			code := Run(context.Background(), f, []string{"script", "--compat", "6.1", "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data})
 			if code != ExitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
 			check(t, c.Golden("script.txt"), out.Bytes())
 			if noInline := c.Golden("script-noinline.txt"); fileExists(noInline) {
 				f, out, errOut := testFactory()
-				code := Run(context.Background(), f, []string{"script", "--no-inline", "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data})
+				code := Run(context.Background(), f, []string{"script", "--compat", "6.1", "--no-inline", "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data})
 				if code != ExitOK {
 					t.Fatalf("--no-inline: exit %d: %s", code, errOut)
 				}
@@ -49,7 +50,7 @@ func TestScriptCorpus(t *testing.T) {
 				t.Fatal(err)
 			}
 			p, err := openSession(context.Background(), &CommonOptions{IO: f.IO, Getenv: f.Getenv,
-				Input: c.Data, Symfs: c.Symfs, Kallsyms: c.Kallsyms}, session.Options{
+				Input: c.Data, Symfs: c.Symfs, Kallsyms: c.Kallsyms, Compat: compat.Perf61}, session.Options{
 				Show: []decode.RecordType{decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit,
 					decode.RecordTypeMmap, decode.RecordTypeMmap2},
 			})
@@ -58,9 +59,9 @@ func TestScriptCorpus(t *testing.T) {
 			}
 			defer p.Close()
 			var bF, bG, bEv, bCol, bAll, eCol, eAll bytes.Buffer
-			textF := output.NewText(&bF, p.Attrs, output.TextOptions{Fields: fs})
-			textG := output.NewText(&bG, p.Attrs, output.TextOptions{HideCallchain: true})
-			textEv := output.NewText(&bEv, p.Attrs, output.TextOptions{HideCallchain: true})
+			textF := output.NewText(&bF, p.Attrs, output.TextOptions{Fields: fs, Compat: compat.Perf61})
+			textG := output.NewText(&bG, p.Attrs, output.TextOptions{HideCallchain: true, Compat: compat.Perf61})
+			textEv := output.NewText(&bEv, p.Attrs, output.TextOptions{HideCallchain: true, Compat: compat.Perf61})
 			col := output.NewCollapsed(&bCol, &eCol, p.Attrs, output.CollapsedOptions{})
 			colAll := output.NewCollapsed(&bAll, &eAll, p.Attrs, output.CollapsedOptions{All: true})
 			sinks := []output.Sink{textF, textG, textEv, col, colAll}

@@ -27,7 +27,7 @@ func demoArgs(t *testing.T) []string {
 func TestScriptDeferredDemo(t *testing.T) {
 	args := demoArgs(t)
 	f, out, errOut := testFactory()
-	if code := Run(context.Background(), f, append([]string{"script"}, args...)); code != ExitOK {
+	if code := Run(context.Background(), f, append([]string{"script", "--compat", "6.1"}, args...)); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 	check(t, testfixture.Testdata(t, "demo", "script.txt"), out.Bytes())
@@ -43,7 +43,7 @@ func TestScriptDeferredNoMerge(t *testing.T) {
 	args := demoArgs(t)
 	for format, ext := range map[string]string{"text": "txt", "json": "json.jsonl"} {
 		f, out, errOut := testFactory()
-		if code := Run(context.Background(), f, append([]string{"script", "--no-merge-callchains", "--time", ",2274.45", "--format", format}, args...)); code != ExitOK {
+		if code := Run(context.Background(), f, append([]string{"script", "--compat", "6.1", "--no-merge-callchains", "--time", ",2274.45", "--format", format}, args...)); code != ExitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		golden := filepath.Join("testdata", "demo.no-merge."+ext)
@@ -98,7 +98,7 @@ func TestScriptDeferredCorpus(t *testing.T) {
 					t.Fatal("the simulator deferred nothing")
 				}
 				f, out, errOut := testFactory()
-				code := Run(context.Background(), f, []string{"script", "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, path})
+				code := Run(context.Background(), f, []string{"script", "--compat", "6.1", "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, path})
 				if code != ExitOK {
 					t.Fatalf("exit %d: %s", code, errOut)
 				}

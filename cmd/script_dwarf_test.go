@@ -33,7 +33,7 @@ func checkFlagRuns(t *testing.T, command string, c *testfixture.CorpusCase, runs
 	for _, r := range runs {
 		t.Run(r.name, func(t *testing.T) {
 			f, out, errOut := testFactory()
-			args := append([]string{command, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms}, strings.Fields(r.args)...)
+			args := append([]string{command, "--compat", "6.1", "--symfs", c.Symfs, "--kallsyms", c.Kallsyms}, strings.Fields(r.args)...)
 			if code := Run(context.Background(), f, append(args, c.Data)); code != ExitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}

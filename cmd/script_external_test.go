@@ -28,7 +28,7 @@ func TestScriptExternal(t *testing.T) {
 	}
 	// The goldens' own isolation (external/README.md): an empty symfs
 	// and no kernel symbols.
-	isolate := []string{"--symfs", t.TempDir(), "--kallsyms", os.DevNull}
+	isolate := []string{"--compat", "6.1", "--symfs", t.TempDir(), "--kallsyms", os.DevNull}
 	identical, total := 0, 0
 	for _, data := range dirs {
 		dir := filepath.Dir(data)

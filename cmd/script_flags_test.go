@@ -37,7 +37,7 @@ func TestScriptPerfFlags(t *testing.T) {
 	for _, r := range perfFlagRuns {
 		t.Run(r.name, func(t *testing.T) {
 			f, out, errOut := testFactory()
-			args := append([]string{"script", "--symfs", filepath.Join(dir, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms")},
+			args := append([]string{"script", "--compat", "6.1", "--symfs", filepath.Join(dir, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms")},
 				strings.Fields(r.args)...)
 			if code := Run(context.Background(), f, append(args, filepath.Join(dir, "perf.data"))); code != ExitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
@@ -61,7 +61,7 @@ func TestScriptCollapsedFlags(t *testing.T) {
 		} {
 			t.Run(c+"/"+r.name, func(t *testing.T) {
 				f, out, errOut := testFactory()
-				args := append([]string{"script", "--format", "collapsed", "--symfs", filepath.Join(dir, "symfs"),
+				args := append([]string{"script", "--compat", "6.1", "--format", "collapsed", "--symfs", filepath.Join(dir, "symfs"),
 					"--kallsyms", testfixture.Testdata(t, "kallsyms")}, strings.Fields(r.args)...)
 				if code := Run(context.Background(), f, append(args, filepath.Join(dir, "perf.data"))); code != ExitOK {
 					t.Fatalf("exit %d: %s", code, errOut)

@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/iostreams"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/output"
@@ -135,6 +136,9 @@ func TestScriptExitCodes(t *testing.T) {
 	}{
 		{[]string{"script", "--format", "xml"}, ExitUsage, "unknown format"},
 		{[]string{"script", "--nope"}, ExitUsage, "unknown flag"},
+		{[]string{"script", "--compat", "5.4"}, ExitUsage, `unknown --compat version "5.4" (known: 7.3, 6.1)`},
+		{[]string{"report", "--compat", "6.10"}, ExitUsage, "known: 7.3, 6.1"},
+		{[]string{"stats", "--compat", "7"}, ExitUsage, "known: 7.3, 6.1"},
 		{[]string{"script", filepath.Join(t.TempDir(), "missing.data")}, ExitError, "no such file"},
 		{[]string{"script", "-F", "comm,cpu,ip", testfixture.Testdata(t, "fp", "perf.data"), "--time", "5%/3"}, ExitOK, ""},
 	}
@@ -183,7 +187,7 @@ func TestScriptRun(t *testing.T) {
 					f.IO.OutIsTerminal, f.IO.ErrIsTerminal = tty, tty
 					var opts *ScriptOptions
 					cmd := NewCmdScript(f, func(o *ScriptOptions) error { opts = o; return nil })
-					cmd.SetArgs(append([]string{"-i", filepath.Join(dir, "perf.data"), "--symfs", filepath.Join(dir, "symfs"),
+					cmd.SetArgs(append([]string{"--compat", "6.1", "-i", filepath.Join(dir, "perf.data"), "--symfs", filepath.Join(dir, "symfs"),
 						"--kallsyms", testfixture.Testdata(t, "kallsyms")}, r.args...))
 					if err := cmd.Execute(); err != nil {
 						t.Fatal(err)
@@ -265,7 +269,7 @@ func TestScriptClosedStdout(t *testing.T) {
 	f, _, errOut := testFactory()
 	f.IO.Out = &epipeWriter{n: 100}
 	dir := testfixture.Testdata(t, "fp")
-	code := Run(context.Background(), f, []string{"script", "--symfs", filepath.Join(dir, "symfs"), "--max-stack", "2", filepath.Join(dir, "perf.data")})
+	code := Run(context.Background(), f, []string{"script", "--compat", "6.1", "--symfs", filepath.Join(dir, "symfs"), "--max-stack", "2", filepath.Join(dir, "perf.data")})
 	if code != ExitOK || errOut.Len() != 0 {
 		t.Errorf("exit %d, stderr %q; want 0 and nothing", code, errOut)
 	}
@@ -283,7 +287,7 @@ func TestScriptProgress(t *testing.T) {
 		f, out, errOut := testFactory()
 		f.IO.ErrIsTerminal = tty
 		opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv, ProgressThreshold: 1,
-			Input: filepath.Join(dir, "perf.data"), Symfs: filepath.Join(dir, "symfs"), Kallsyms: testfixture.Testdata(t, "kallsyms")},
+			Input: filepath.Join(dir, "perf.data"), Symfs: filepath.Join(dir, "symfs"), Kallsyms: testfixture.Testdata(t, "kallsyms"), Compat: compat.Perf61},
 			MaxStack: symbolize.DefaultMaxStack}
 		if err := scriptRun(context.Background(), opts); err != nil {
 			t.Fatal(err)

@@ -33,6 +33,7 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 	so.Symbolize.BuildIDDir = buildIDDir(o)
 	so.Symbolize.NoDemangle = o.NoDemangle
 	so.Symbolize.NoInline = o.NoInline
+	so.Symbolize.Compat = o.dialect()
 	so.Stitch.NoMerge = o.NoMergeCallchains
 	so.Stitch.MaxPending = o.MaxPending
 	so.Filter = o.Filter.session()

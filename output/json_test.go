@@ -9,6 +9,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
@@ -56,7 +57,7 @@ func TestTextRecords(t *testing.T) {
 	attrs := fixture()
 	for _, hide := range []bool{false, true} {
 		var out bytes.Buffer
-		w := NewText(&out, func() []*decode.EventAttr { return attrs }, TextOptions{HideCallchain: hide})
+		w := NewText(&out, func() []*decode.EventAttr { return attrs }, TextOptions{HideCallchain: hide, Compat: compat.Perf61})
 		for _, r := range sideBand(attrs) {
 			if err := w.AddRecord(r); err != nil {
 				t.Fatal(err)

@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
@@ -24,6 +25,9 @@ type TextOptions struct {
 	RelTime bool
 	// MaxStack is --max-stack; 0 means [symbolize.DefaultMaxStack].
 	MaxStack int
+	// Compat is the perf release whose layout is printed (--compat); the
+	// zero value means [compat.Default].
+	Compat compat.Dialect
 }
 
 // Text writes perf script text. It is a [RecordSink].
@@ -44,6 +48,9 @@ type Text struct {
 func NewText(w io.Writer, attrs func() []*decode.EventAttr, opts TextOptions) *Text {
 	if opts.MaxStack <= 0 {
 		opts.MaxStack = symbolize.DefaultMaxStack
+	}
+	if opts.Compat.Version == "" {
+		opts.Compat = compat.Default
 	}
 	return &Text{
 		w:     newAsyncWriter(w, bufferSize),
@@ -124,17 +131,18 @@ func (t *Text) appendStart(b []byte, cfg *evConfig, comm string, pid, tid int32,
 			b = append(b, ' ')
 		}
 	}
+	w := t.opts.Compat.PidWidth
 	switch {
 	case f&FieldPID != 0 && f&FieldTID != 0:
-		b = appendIntPad(b, int64(pid), 5)
+		b = appendIntPad(b, int64(pid), w)
 		b = append(b, '/')
-		b = appendIntPadRight(b, int64(tid), 5)
+		b = appendIntPadRight(b, int64(tid), w)
 		b = append(b, ' ')
 	case f&FieldPID != 0:
-		b = appendIntPad(b, int64(pid), 5)
+		b = appendIntPad(b, int64(pid), w)
 		b = append(b, ' ')
 	case f&FieldTID != 0:
-		b = appendIntPad(b, int64(tid), 5)
+		b = appendIntPad(b, int64(tid), w)
 		b = append(b, ' ')
 	}
 	if f&FieldCPU != 0 {
@@ -187,11 +195,16 @@ func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, un
 	if t.lines == nil {
 		t.lines = new([1 << lineBits]lineEntry)
 	}
+	abs := t.opts.Compat.AbsoluteCallchainAddrs
 	for i := range frames {
 		fr := &frames[i]
 		cookie := fr.Cookie && cookieTag
-		e := &t.lines[(fr.MapAddr*0x9e3779b97f4a7c15^fr.Offset)>>(64-lineBits)]
-		if e.set && e.mapAddr == fr.MapAddr && e.offset == fr.Offset && e.fields == fields &&
+		addr := fr.MapAddr
+		if abs {
+			addr = fr.Addr
+		}
+		e := &t.lines[(addr*0x9e3779b97f4a7c15^fr.Offset)>>(64-lineBits)]
+		if e.set && e.addr == addr && e.offset == fr.Offset && e.fields == fields &&
 			e.cookie == cookie && e.inlined == fr.Inlined && e.sym == fr.Symbol && e.dso == fr.DSO {
 			b = append(b, e.line...)
 			continue
@@ -199,12 +212,12 @@ func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, un
 		n := len(b)
 		if fields&FieldIP != 0 {
 			b = append(b, '\t')
-			b = appendHexPad(b, fr.MapAddr, 16)
+			b = appendHexPad(b, addr, 16)
 		}
 		b = appendSymDSO(b, fields, fr, cookie)
 		b = append(b, '\n')
 		*e = lineEntry{
-			mapAddr: fr.MapAddr, offset: fr.Offset, sym: fr.Symbol, dso: fr.DSO,
+			addr: addr, offset: fr.Offset, sym: fr.Symbol, dso: fr.DSO,
 			fields: fields, cookie: cookie, inlined: fr.Inlined, set: true,
 			line: append(e.line[:0], b[n:]...),
 		}
@@ -216,10 +229,10 @@ func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, un
 const lineBits = 13
 
 // lineEntry is one formatted callchain line and what it was formatted
-// from. The cache is direct-mapped: a recording has few distinct frames
+// from (addr is the address printed). The cache is direct-mapped: a recording has few distinct frames
 // and many samples, so most lines are copied rather than formatted.
 type lineEntry struct {
-	mapAddr, offset      uint64
+	addr, offset         uint64
 	sym, dso             string
 	fields               Field
 	cookie, inlined, set bool

@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
@@ -103,32 +104,69 @@ func TestText(t *testing.T) {
 		{name: "ns-reltime-maxstack", opts: TextOptions{NS: true, RelTime: true, MaxStack: 2}},
 		{name: "no-ip", fields: "comm,tid,time,event"},
 	}
+	// perf 6.1's goldens keep their names; every other dialect's carry
+	// its version.
+	dialects := []struct {
+		d      compat.Dialect
+		suffix string
+	}{{compat.Perf61, ""}, {compat.Perf73, "-7.3"}}
 	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			attrs := fixture()
-			opts := tt.opts
-			if tt.fields != "" {
-				fs, err := ParseFields(tt.fields)
-				if err != nil {
+		for _, dl := range dialects {
+			t.Run(tt.name+dl.suffix, func(t *testing.T) {
+				attrs := fixture()
+				opts := tt.opts
+				opts.Compat = dl.d
+				if tt.fields != "" {
+					fs, err := ParseFields(tt.fields)
+					if err != nil {
+						t.Fatal(err)
+					}
+					opts.Fields = fs
+				}
+				var out bytes.Buffer
+				w := NewText(&out, func() []*decode.EventAttr { return attrs }, opts)
+				if err := w.CheckFields(); err != nil {
 					t.Fatal(err)
 				}
-				opts.Fields = fs
-			}
-			var out bytes.Buffer
-			w := NewText(&out, func() []*decode.EventAttr { return attrs }, opts)
-			if err := w.CheckFields(); err != nil {
-				t.Fatal(err)
-			}
-			for _, ev := range events(attrs) {
-				if err := w.Add(ev); err != nil {
+				for _, ev := range events(attrs) {
+					if err := w.Add(ev); err != nil {
+						t.Fatal(err)
+					}
+				}
+				if err := w.Flush(); err != nil {
 					t.Fatal(err)
 				}
-			}
-			if err := w.Flush(); err != nil {
+				golden(t, "text-"+tt.name+dl.suffix+".txt", out.Bytes())
+			})
+		}
+	}
+}
+
+// TestTextRecords73 is TestTextRecords in perf 7.3's layout: the side-band
+// records, the unmerged deferred samples and a CALLCHAIN_DEFERRED block.
+func TestTextRecords73(t *testing.T) {
+	attrs := fixture()
+	for _, hide := range []bool{false, true} {
+		var out bytes.Buffer
+		w := NewText(&out, func() []*decode.EventAttr { return attrs }, TextOptions{HideCallchain: hide, Compat: compat.Perf73})
+		for _, r := range sideBand(attrs) {
+			if err := w.AddRecord(r); err != nil {
 				t.Fatal(err)
 			}
-			golden(t, "text-"+tt.name+".txt", out.Bytes())
-		})
+		}
+		for _, st := range []stitch.State{stitch.Unmerged, stitch.CookieMismatch} {
+			if err := w.Add(deferredEvent(attrs, st)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if err := w.Flush(); err != nil {
+			t.Fatal(err)
+		}
+		name := "text-records-7.3.txt"
+		if hide {
+			name = "text-records-G-7.3.txt"
+		}
+		golden(t, name, out.Bytes())
 	}
 }
 

@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/stitch"
 )
 
@@ -42,6 +43,8 @@ type Options struct {
 	// Meta is the recording's feature data: its build-id table and
 	// OSRelease. May be nil.
 	Meta *decode.Meta
+	// Compat is the perf release whose symbolization is reproduced.
+	Compat compat.Dialect // zero means compat.Default
 }
 
 // DefaultMaxStack is perf's default --max-stack (PERF_MAX_STACK_DEPTH):

@@ -16,14 +16,34 @@ type Dialect struct {
 	Version string
 	// Perf is the perf release the goldens were made with.
 	Perf string
+
+	// perf script text (output.Text): sample and record line layout.
+
+	// PidWidth is the width of the pid and tid columns ("%5d/%-5d" in
+	// perf 6.1, "%7d/%-7d" since perf 6.5: perf_sample__fprintf_start).
+	PidWidth int
+	// AbsoluteCallchainAddrs prints the recorded address of every
+	// callchain entry; perf 6.1 printed the entries of non-kernel maps
+	// map-relative (map_ip, the ELF virtual address:
+	// sample__fprintf_callchain's "binary offset for userspace addr",
+	// removed in 2023).
+	AbsoluteCallchainAddrs bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
 // default, since only those releases read deferred callchains.
-var Perf73 = Dialect{Version: "7.3", Perf: "perf 7.3.4"}
+var Perf73 = Dialect{
+	Version: "7.3", Perf: "perf 7.3.4",
+	// perf script text
+	PidWidth: 7, AbsoluteCallchainAddrs: true,
+}
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
-var Perf61 = Dialect{Version: "6.1", Perf: "perf 6.1"}
+var Perf61 = Dialect{
+	Version: "6.1", Perf: "perf 6.1",
+	// perf script text
+	PidWidth: 5,
+}
 
 // Default is the dialect used without --compat.
 var Default = Perf73
