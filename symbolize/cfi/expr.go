@@ -1,4 +1,4 @@
-package symbolize
+package cfi
 
 // maxExprSteps bounds the operations one DWARF expression may execute
 // (branches can loop).
@@ -12,7 +12,7 @@ const maxExprStack = 64
 // pushed first (the CFA for DW_CFA_expression rules). ok is false when
 // the expression is malformed, uses an unsupported operation, or reads a
 // register or memory word that cannot be read.
-func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool) {
+func evalExpr(expr []byte, f *Frame, initial ...uint64) (v uint64, ok bool) {
 	stack := make([]uint64, 0, 8)
 	stack = append(stack, initial...)
 	r := &cfiReader{b: expr}
@@ -61,7 +61,7 @@ func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool
 			push(r.u64())
 		case 0x06: // deref
 			v, st := f.read(pop())
-			if st < memOK {
+			if st < MemOK {
 				return 0, false
 			}
 			push(v)
