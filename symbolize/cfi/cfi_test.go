@@ -234,4 +234,3 @@ func FuzzCFI(f *testing.F) {
 		evalExpr(data, fr, 1)
 	})
 }
-
