@@ -14,9 +14,11 @@ import (
 // FuzzELFSymbols feeds mutated ELF files to everything that reads one:
 // symbol tables with perf's fixups, PLT synthesis, build id and debuglink.
 // Nothing may panic. The seeds are the ELF files of a few hundred bytes
-// in testdata/fuzz/FuzzELFSymbols (made by testdata/mkelf.go); with the
-// 15 KB fixtures as seeds the fuzzer spent its time minimising, so
-// [TestELFFixtures] reads those instead.
+// in testdata/fuzz/FuzzELFSymbols (made by testdata/mkelf.go): the
+// fuzzer's minimisation of a new input is quadratic in its length, and
+// with the 15 KB fixtures as seeds a run did little else ([TestELFFixtures]
+// reads those instead). Even from these seeds a minimisation can take
+// tens of seconds in this test binary.
 func FuzzELFSymbols(f *testing.F) {
 	f.Fuzz(func(t *testing.T, b []byte) {
 		readELF(b)
