@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"slices"
+	"strconv"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/internal/elfsafe"
@@ -11,29 +13,121 @@ import (
 
 // FuzzELFSymbols feeds mutated ELF files to everything that reads one:
 // symbol tables with perf's fixups, PLT synthesis, build id and debuglink.
-// Nothing may panic.
+// Nothing may panic. The seeds are the ELF files of a few hundred bytes
+// in testdata/fuzz/FuzzELFSymbols (made by testdata/mkelf.go): the
+// fuzzer's minimisation of a new input is quadratic in its length, and
+// with the 15 KB fixtures as seeds a run did little else ([TestELFFixtures]
+// reads those instead). Even from these seeds a minimisation can take
+// tens of seconds in this test binary.
 func FuzzELFSymbols(f *testing.F) {
-	for _, name := range []string{"fix-pie", "fix-nopie", "libfixlib.so", "fix-stripped", ".debug/fix-stripped.debug"} {
-		b, err := os.ReadFile(filepath.Join(fixtureDir, name))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b)
-	}
 	f.Fuzz(func(t *testing.T, b []byte) {
-		ef, err := elfsafe.NewFile(bytes.NewReader(b))
-		if err != nil {
-			return
-		}
-		tab, err := loadELFSymbols(ef, ef, demangler{})
-		if err == nil {
-			for i := range tab.syms {
-				tab.find(tab.syms[i].start)
-			}
-		}
-		readBuildID(ef)
-		readDebuglink(ef)
+		readELF(b)
 	})
+}
+
+// elfRead is what readELF finds in a file.
+type elfRead struct {
+	err       error // from opening the file or loading its symbols
+	names     []string
+	buildID   []byte
+	debuglink string
+}
+
+// readELF reads b as every reader of an ELF file does; each symbol is
+// also looked up by its start.
+func readELF(b []byte) elfRead {
+	ef, err := elfsafe.NewFile(bytes.NewReader(b))
+	if err != nil {
+		return elfRead{err: err}
+	}
+	var r elfRead
+	tab, err := loadELFSymbols(ef, ef, demangler{})
+	if err == nil {
+		for i := range tab.syms {
+			tab.find(tab.syms[i].start)
+			r.names = append(r.names, tab.syms[i].name)
+		}
+	}
+	r.err = err
+	r.buildID = readBuildID(ef)
+	r.debuglink = readDebuglink(ef)
+	return r
+}
+
+// TestELFSeeds reads the FuzzELFSymbols seeds: the whole files give the
+// symbols, build id and debuglink they were made with, the truncated one
+// does not open.
+func TestELFSeeds(t *testing.T) {
+	tests := []struct {
+		name      string
+		syms      []string // some of the symbols
+		buildID   bool
+		debuglink string
+		fails     bool
+	}{
+		// weakfn shares its address with _start, a global: perf keeps
+		// the global; counter is an object.
+		{name: "symtab", syms: []string{"helper", "_start", "label", "run"}},
+		{name: "plt", syms: []string{"helper", "_start", "run", "lib_add@plt"}},
+		{name: "stripped", syms: []string{"run", "lib_add@plt"}, buildID: true, debuglink: "fix.debug"},
+		{name: "symtab-cut", fails: true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			r := readELF(readFuzzSeed(t, filepath.Join("testdata", "fuzz", "FuzzELFSymbols", tt.name)))
+			if (r.err != nil) != tt.fails {
+				t.Fatalf("error %v, want failure %v", r.err, tt.fails)
+			}
+			for _, want := range tt.syms {
+				if !slices.Contains(r.names, want) {
+					t.Errorf("no symbol %s among %q", want, r.names)
+				}
+			}
+			if (r.buildID != nil) != tt.buildID || r.debuglink != tt.debuglink {
+				t.Errorf("build id %x, debuglink %q; want build id %v, debuglink %q", r.buildID, r.debuglink, tt.buildID, tt.debuglink)
+			}
+		})
+	}
+}
+
+// readFuzzSeed returns the []byte of a one-value Go fuzzing corpus file.
+func readFuzzSeed(t *testing.T, path string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rest, ok := bytes.CutPrefix(b, []byte("go test fuzz v1\n[]byte("))
+	q, ok2 := bytes.CutSuffix(rest, []byte(")\n"))
+	s, err := strconv.Unquote(string(q))
+	if !ok || !ok2 || err != nil {
+		t.Fatalf("%s: not a one-[]byte corpus file (%v)", path, err)
+	}
+	return []byte(s)
+}
+
+// TestELFFixtures reads the ELF fixtures as FuzzELFSymbols reads its
+// inputs: each but the stripped one gives symbols, that one its
+// debuglink.
+func TestELFFixtures(t *testing.T) {
+	for _, tt := range []struct {
+		name, debuglink string
+	}{
+		{"fix-pie", ""},
+		{"fix-nopie", ""},
+		{"libfixlib.so", ""},
+		{"fix-stripped", "fix-stripped.debug"},
+		{".debug/fix-stripped.debug", ""},
+	} {
+		b, err := os.ReadFile(filepath.Join(fixtureDir, tt.name))
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := readELF(b)
+		if r.err != nil || (len(r.names) == 0) != (tt.debuglink != "") || r.debuglink != tt.debuglink {
+			t.Errorf("%s: %d symbols, debuglink %q, error %v", tt.name, len(r.names), r.debuglink, r.err)
+		}
+	}
 }
 
 // FuzzDemangle checks that no symbol name makes the demangler panic.

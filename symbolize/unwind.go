@@ -3,11 +3,13 @@ package symbolize
 import (
 	"debug/elf"
 	"encoding/binary"
+	"errors"
 	"os"
 	"path/filepath"
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/elfsafe"
+	"github.com/perfstitch/perfstitch/symbolize/cfi"
 )
 
 // User-stack unwinding of --call-graph dwarf samples (PERF_SAMPLE_REGS_USER
@@ -25,26 +27,20 @@ import (
 // x86-64 perf register numbers (arch/x86/include/uapi/asm/perf_regs.h)
 // of the DWARF registers 0-16: rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp,
 // r8-r15, and the return address column, rip.
-var dwarfToPerfReg = [cfiRegs]uint8{0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8}
+var dwarfToPerfReg = [cfi.NumRegs]uint8{0, 3, 2, 1, 4, 5, 6, 7, 16, 17, 18, 19, 20, 21, 22, 23, 8}
 
-// DWARF register numbers the unwinder names.
-const (
-	dwarfRBP = 6
-	dwarfRSP = 7
-	dwarfRIP = 16
-)
+// errCFI reports malformed call frame or debugging information
+// (package cfi has its own; inline.go reports an ELF file's DWARF that
+// cannot be read with this one).
+var errCFI = errors.New("malformed call frame information")
 
 // maxUnwindBytes bounds the copied-stack bytes an unwind looks at.
 const maxUnwindBytes = 1 << 20
 
-// maxFrameGuess is how far above the CFA libunwind's frame-pointer guess
-// accepts rbp.
-const maxFrameGuess = 0x4000
-
 // unwindState is the Symbolizer's unwinding state: CFI tables by DSO and
 // scratch space reused across samples.
 type unwindState struct {
-	cfi map[*dso]*cfiTable   // nil value: the DSO has no usable CFI
+	cfi map[*dso]*dsoCFI     // nil value: the DSO has no usable CFI
 	inl map[*dso]*inlineInfo // nil value: no DWARF for inline frames
 	// data is the file perf reads a DSO's memory from ("": none).
 	data map[*dso]string
@@ -52,88 +48,35 @@ type unwindState struct {
 	// included, for memory reads (nil value: no snapshot).
 	snap map[int32]*addrSpace
 	ips  []uint64
+	// mem is the memory of the process being unwound.
+	mem procMem
 }
 
-// Location kinds of a register (libunwind's dwarf_loc_t).
-const (
-	locVal  uint8 = iota // the value itself: a sample register, a val rule's result
-	locMem               // saved in memory at the address
-	locNull              // not recoverable: reading it fails
-)
-
-// regLoc is where a register of a frame is found.
-type regLoc struct {
-	kind uint8
-	v    uint64 // the value (locVal) or its address (locMem)
+// dsoCFI is the CFI of one DSO and how perf places it.
+type dsoCFI struct {
+	tab *cfi.Table
+	// eh: an .eh_frame found through .eh_frame_hdr, looked up the way
+	// perf places it (see [Symbolizer.cfiKey]); ehDelta is the first
+	// PT_LOAD's page-aligned vaddr plus the header's file offset minus
+	// its address.
+	eh      bool
+	ehDelta uint64
 }
 
-// memStatus is the result of a memory read as libunwind sees perf's
-// access_mem return value: negative fails, anything else succeeds.
-type memStatus int8
-
-const (
-	memFail memStatus = -1 // no mapping at the address
-	memOK   memStatus = 0  // read from the stack copy or the mapping's file
-	memZero memStatus = 1  // mapped, but the file cannot be read there: 0
-)
-
-// unwindFrame is the register state of one frame during an unwind.
-type unwindFrame struct {
-	locs    [cfiRegs]regLoc
-	cfa     uint64 // the stack pointer of this frame
-	ip      uint64
-	usePrev bool // ip is a return address: look up the CFI of ip-1
-	stack   []byte
-	sp0     uint64 // address of stack[0]
-	// mem reads the word at an address outside the stack copy; nil: no
-	// address is mapped.
-	mem func(addr uint64) (uint64, memStatus)
+// procMem is the memory of process pid outside its stack copy, read as
+// [Symbolizer.readMapped] does.
+type procMem struct {
+	s   *Symbolizer
+	pid int32
 }
 
-// reg returns DWARF register n of the frame as libunwind's unw_get_reg
-// does (rsp is the CFA, rip the IP); ok is false when it cannot be read.
-func (f *unwindFrame) reg(n uint64) (uint64, bool) {
-	switch {
-	case n == dwarfRSP:
-		return f.cfa, true
-	case n == dwarfRIP:
-		return f.ip, true
-	case n < cfiRegs:
-		return f.load(f.locs[n])
-	}
-	return 0, false
-}
-
-// load returns the value at location l (libunwind's dwarf_get).
-func (f *unwindFrame) load(l regLoc) (uint64, bool) {
-	switch l.kind {
-	case locVal:
-		return l.v, true
-	case locMem:
-		v, st := f.read(l.v)
-		return v, st >= 0
-	}
-	return 0, false
-}
-
-// read returns the word at addr (perf's access_mem): from the stack copy,
-// whose last word counts as outside, else through f.mem.
-func (f *unwindFrame) read(addr uint64) (uint64, memStatus) {
-	if addr+8 < addr {
-		return 0, memFail
-	}
-	if addr >= f.sp0 && addr-f.sp0+8 < uint64(len(f.stack)) {
-		return binary.LittleEndian.Uint64(f.stack[addr-f.sp0:]), memOK
-	}
-	if f.mem == nil {
-		return 0, memFail
-	}
-	return f.mem(addr)
-}
+// ReadWord implements [cfi.Memory].
+func (m *procMem) ReadWord(addr uint64) (uint64, cfi.MemStatus) { return m.s.readMapped(m.pid, addr) }
 
 // userRegs returns the first frame of a sample's user registers (by the
-// attr's sample_regs_user mask); ok is false without IP and SP.
-func userRegs(ds *decode.Sample) (f unwindFrame, ok bool) {
+// attr's sample_regs_user mask) and its stack copy, memory outside that
+// read through mem; ok is false without IP and SP.
+func userRegs(ds *decode.Sample, stack []byte, mem cfi.Memory) (f cfi.Frame, ok bool) {
 	if ds.Attr == nil || ds.RegsUserABI == 0 || len(ds.RegsUser) == 0 {
 		return f, false
 	}
@@ -153,16 +96,14 @@ func userRegs(ds *decode.Sample) (f unwindFrame, ok bool) {
 	if have&(1<<ipBit) == 0 || have&(1<<spBit) == 0 {
 		return f, false
 	}
+	f = cfi.NewFrame(perf[ipBit], perf[spBit], stack, mem)
 	for d, p := range dwarfToPerfReg {
 		if have&(1<<p) != 0 {
-			f.locs[d] = regLoc{kind: locVal, v: perf[p]}
+			f.SetReg(d, perf[p])
 		} else {
-			f.locs[d] = regLoc{kind: locNull} // perf's access_reg fails
+			f.SetUnknown(d) // perf's access_reg fails
 		}
 	}
-	f.ip = perf[ipBit]
-	f.cfa = perf[spBit]
-	f.sp0 = f.cfa
 	return f, true
 }
 
@@ -178,18 +119,17 @@ func (s *Symbolizer) unwindUser(ds *decode.Sample, ev *Event, maxStack int) {
 		ds.StackUserDyn == 0 || len(ds.StackUser) == 0 {
 		return
 	}
-	f, ok := userRegs(ds)
+	n := min(ds.StackUserDyn, uint64(len(ds.StackUser)), maxUnwindBytes)
+	pid := ds.PID
+	s.unw.mem = procMem{s: s, pid: pid}
+	f, ok := userRegs(ds, ds.StackUser[:n], &s.unw.mem)
 	if !ok {
 		return
 	}
-	n := min(ds.StackUserDyn, uint64(len(ds.StackUser)), maxUnwindBytes)
-	f.stack = ds.StackUser[:n]
-	pid := ds.PID
-	f.mem = func(addr uint64) (uint64, memStatus) { return s.readMapped(pid, addr) }
 	if maxStack <= 0 {
 		maxStack = 1 << 16
 	}
-	ips := append(s.unw.ips[:0], f.ip)
+	ips := append(s.unw.ips[:0], f.IP())
 	for len(ips) < maxStack {
 		ok, signal := s.unwindStep(pid, &f)
 		if !ok {
@@ -197,7 +137,7 @@ func (s *Symbolizer) unwindUser(ds *decode.Sample, ev *Event, maxStack int) {
 		}
 		// perf takes the return address minus one unless the frame
 		// just left was a signal frame (unw_is_signal_frame).
-		ip := f.ip
+		ip := f.IP()
 		if !signal {
 			ip--
 		}
@@ -226,11 +166,8 @@ func (s *Symbolizer) unwindUser(ds *decode.Sample, ev *Event, maxStack int) {
 // the frame left was a signal frame (its CIE has the S augmentation). Code
 // without CFI in a DSO that has some is stepped by the frame-chain
 // fallback.
-func (s *Symbolizer) unwindStep(pid int32, f *unwindFrame) (ok, signal bool) {
-	pc := f.ip
-	if f.usePrev {
-		pc--
-	}
+func (s *Symbolizer) unwindStep(pid int32, f *cfi.Frame) (ok, signal bool) {
+	pc := f.PC()
 	m := s.userMap(pid, pc)
 	if m == nil || m.identity {
 		return false, false
@@ -240,216 +177,40 @@ func (s *Symbolizer) unwindStep(pid int32, f *unwindFrame) (ok, signal bool) {
 		return false, false
 	}
 	vpc := s.cfiKey(pid, m, t, pc)
-	fd := t.find(vpc)
-	if fd == nil {
-		return fallbackStep(f), false
-	}
-	row, err := fd.row(vpc)
-	if err != nil {
-		return false, false
-	}
-	f.usePrev = !fd.cie.signal
-	return cfiStep(f, &row, fd.cie.raReg), fd.cie.signal
-}
-
-// cfiStep applies the CFI row of f's code to f (libunwind's
-// apply_reg_state and the checks unw_step makes after it).
-func cfiStep(f *unwindFrame, row *cfiRow, raReg uint64) bool {
-	var cfa uint64
-	switch {
-	case row.cfaExpr != nil:
-		// libunwind pushes a dummy 0 before a CFA expression.
-		v, ok := evalExpr(row.cfaExpr, f, 0)
-		if !ok {
-			return false
-		}
-		cfa = v
-	default:
-		v, ok := f.reg(uint64(row.cfaReg))
-		if !ok {
-			return false
-		}
-		cfa = v + uint64(row.cfaOff)
-	}
-	locs := f.locs
-	for i := range locs {
-		rule := row.regs[i]
-		switch rule.kind {
-		case ruleUndefined:
-			locs[i] = regLoc{kind: locNull}
-		case ruleOffset:
-			locs[i] = regLoc{kind: locMem, v: cfa + uint64(rule.off)}
-		case ruleValOffset:
-			locs[i] = regLoc{kind: locVal, v: cfa + uint64(rule.off)}
-		case ruleRegister:
-			// The location of the other register, as already updated
-			// for lower numbers (libunwind copies in place).
-			if rule.reg < cfiRegs {
-				locs[i] = locs[rule.reg]
-			} else {
-				locs[i] = regLoc{kind: locNull}
-			}
-		case ruleExpr, ruleValExpr:
-			v, ok := evalExpr(rule.expr, f, cfa)
-			if !ok {
-				return false
-			}
-			locs[i] = regLoc{kind: locMem, v: v}
-			if rule.kind == ruleValExpr {
-				locs[i].kind = locVal
-			}
-		}
-	}
-	if raReg >= cfiRegs {
-		return false
-	}
-	prevIP, prevCFA := f.ip, f.cfa
-	f.locs = locs
-	f.cfa = cfa
-	if locs[raReg].kind == locNull {
-		// An undefined return address marks the outermost frame.
-		return false
-	}
-	ip, ok := f.load(locs[raReg])
-	if !ok {
-		return false
-	}
-	f.ip = ip
-	if f.ip == prevIP && f.cfa == prevCFA {
-		return false
-	}
-	// The x86-64 ABI ends the chain at an undefined rbp too.
-	return locs[dwarfRBP].kind != locNull
-}
-
-// fallbackStep is libunwind 1.6's x86-64 step for code without CFI (not
-// a signal frame): a PLT entry pops the return address; else a frame
-// pointer frame at rbp is assumed, checked only for rbp lying at most
-// 16 KiB above the CFA, and the CFA moves up by 16 whatever rbp is.
-func fallbackStep(f *unwindFrame) bool {
-	prevIP, prevCFA := f.ip, f.cfa
-	result := true // libunwind's ret > 0
-	invalidPrev := false
-	switch {
-	case isPLTEntry(f):
-		f.locs[dwarfRIP] = regLoc{kind: locMem, v: f.cfa}
-		f.cfa += 8
-	case f.locs[dwarfRBP].kind == locNull:
-		f.locs = nullLocs()
-	default:
-		rbp, ok := f.load(f.locs[dwarfRBP])
-		if !ok {
-			return false
-		}
-		_, st := f.read(prevIP)
-		invalidPrev = st != memOK
-		null := regLoc{kind: locNull}
-		rbpLoc, rspLoc, ripLoc := null, null, null
-		if rbp != 0 || invalidPrev {
-			fixed := false
-			if invalidPrev {
-				// A call through a bad pointer: the return address may
-				// still be at the sampled rsp.
-				result = false
-				if rsp, ok := f.load(f.locs[dwarfRSP]); ok {
-					if ip, st := f.read(rsp); st == memOK {
-						if _, st := f.read(ip); st == memOK {
-							fixed = true
-							f.cfa += 8
-							rbpLoc = regLoc{kind: locMem, v: rbp}
-							rspLoc = regLoc{kind: locMem, v: rsp}
-							ripLoc = regLoc{kind: locMem, v: rsp}
-						}
-					}
-				}
-			}
-			if !fixed {
-				rbpLoc = regLoc{kind: locMem, v: rbp}
-				ripLoc = regLoc{kind: locMem, v: rbp + 8}
-				_, st := f.read(rbp)
-				result = st > memOK
-				if st < memOK || rbp < f.cfa || rbp-f.cfa > maxFrameGuess {
-					rbpLoc, ripLoc = null, null
-				}
-				f.cfa += 16
-			}
-		}
-		f.locs = nullLocs()
-		f.locs[dwarfRBP], f.locs[dwarfRSP], f.locs[dwarfRIP] = rbpLoc, rspLoc, ripLoc
-		f.usePrev = true
-	}
-	if f.locs[dwarfRBP].kind == locNull && !invalidPrev {
-		return false
-	}
-	if f.locs[dwarfRIP].kind != locNull {
-		ip, ok := f.load(f.locs[dwarfRIP])
-		if !ok {
-			return false
-		}
-		f.ip = ip
-		result = true
-	} else {
-		f.ip = 0
-	}
-	if f.ip == prevIP && f.cfa == prevCFA {
-		return false
-	}
-	return result
-}
-
-// nullLocs returns a register set with every location unknown.
-func nullLocs() (l [cfiRegs]regLoc) {
-	for i := range l {
-		l[i].kind = locNull
-	}
-	return l
-}
-
-// isPLTEntry reports whether f.ip is at a lazy-binding PLT entry:
-// jmp *disp(%rip); push $n; jmp (libunwind's is_plt_entry).
-func isPLTEntry(f *unwindFrame) bool {
-	w0, st0 := f.read(f.ip)
-	if st0 < memOK {
-		return false
-	}
-	w1, st1 := f.read(f.ip + 8)
-	if st1 < memOK {
-		return false
-	}
-	return w0&0xffff == 0x25ff && (w0>>48)&0xff == 0x68 && (w1>>24)&0xff == 0xe9
+	return f.Step(t.tab.Find(vpc), vpc)
 }
 
 // readMapped reads the word at addr of pid outside its stack copy as
 // perf's access_dso_mem does: from the file of the mapping at addr.
-func (s *Symbolizer) readMapped(pid int32, addr uint64) (uint64, memStatus) {
+func (s *Symbolizer) readMapped(pid int32, addr uint64) (uint64, cfi.MemStatus) {
 	m := s.userMap(pid, addr)
 	if m == nil {
 		m = s.dataSnapshot(pid).find(addr)
 	}
 	if m == nil {
-		return 0, memFail
+		return 0, cfi.MemFail
 	}
 	if m.identity || m.dso == nil || m.dso.kind != dsoUser {
-		return 0, memZero
+		return 0, cfi.MemZero
 	}
 	p := s.dataFile(m.dso)
 	if p == "" {
-		return 0, memZero
+		return 0, cfi.MemZero
 	}
 	fh, err := os.Open(p)
 	if err != nil {
-		return 0, memZero
+		return 0, cfi.MemZero
 	}
 	defer fh.Close()
 	var b [8]byte
 	off := m.mapIP(addr)
 	if off > 1<<62 {
-		return 0, memZero
+		return 0, cfi.MemZero
 	}
 	if n, _ := fh.ReadAt(b[:], int64(off)); n != len(b) {
-		return 0, memZero
+		return 0, cfi.MemZero
 	}
-	return binary.LittleEndian.Uint64(b[:]), memOK
+	return binary.LittleEndian.Uint64(b[:]), cfi.MemOK
 }
 
 // dataSnapshot returns all mappings of pid's maps snapshot, or nil. The
@@ -519,23 +280,23 @@ func (s *Symbolizer) dataFile(d *dso) string {
 
 // cfiFor returns the CFI of d: .eh_frame of the DSO's binary, else
 // .debug_frame of it or of its debug file; nil when there is none.
-func (s *Symbolizer) cfiFor(d *dso) *cfiTable {
+func (s *Symbolizer) cfiFor(d *dso) *dsoCFI {
 	if t, ok := s.unw.cfi[d]; ok {
 		return t
 	}
 	if s.unw.cfi == nil {
-		s.unw.cfi = map[*dso]*cfiTable{}
+		s.unw.cfi = map[*dso]*dsoCFI{}
 	}
 	t := s.loadCFI(d)
 	s.unw.cfi[d] = t
 	return t
 }
 
-func (s *Symbolizer) loadCFI(d *dso) *cfiTable {
+func (s *Symbolizer) loadCFI(d *dso) *dsoCFI {
 	var files openFiles
 	defer files.close()
 	open := files.open
-	var debugFrame *cfiTable
+	var debugFrame *dsoCFI
 	for _, p := range s.candidates(d, open) {
 		f := open(p)
 		if f == nil {
@@ -550,8 +311,8 @@ func (s *Symbolizer) loadCFI(d *dso) *cfiTable {
 		if debugFrame == nil {
 			if sec := f.Section(".debug_frame"); sec != nil && sec.Type == elf.SHT_PROGBITS {
 				if data, err := f.Data(sec); err == nil {
-					if t, _ := parseCFI(data, 0, false); len(t.fdes) > 0 {
-						debugFrame = t
+					if t, _ := cfi.Parse(data, 0, false); t.Len() > 0 {
+						debugFrame = &dsoCFI{tab: t}
 					}
 				}
 			}
@@ -563,7 +324,7 @@ func (s *Symbolizer) loadCFI(d *dso) *cfiTable {
 // ehFrame parses f's .eh_frame, which perf uses only through an
 // .eh_frame_hdr, placing it the way perf hands it to libunwind: addresses
 // are relative to the .eh_frame_hdr's file offset.
-func ehFrame(f *elfsafe.File) *cfiTable {
+func ehFrame(f *elfsafe.File) *dsoCFI {
 	sec := f.Section(".eh_frame")
 	if sec == nil || sec.Type != elf.SHT_PROGBITS || sec.Size == 0 {
 		return nil
@@ -576,13 +337,11 @@ func ehFrame(f *elfsafe.File) *cfiTable {
 	if err != nil {
 		return nil
 	}
-	t, _ := parseCFI(data, sec.Addr-hdr.Addr+hdr.Offset, true)
-	if len(t.fdes) == 0 {
+	t, _ := cfi.Parse(data, sec.Addr-hdr.Addr+hdr.Offset, true)
+	if t.Len() == 0 {
 		return nil
 	}
-	t.eh = true
-	t.ehDelta = elfBase(f) + hdr.Offset - hdr.Addr
-	return t
+	return &dsoCFI{tab: t, eh: true, ehDelta: elfBase(f) + hdr.Offset - hdr.Addr}
 }
 
 // elfBase is perf's elf_base_address: the first PT_LOAD's vaddr, page
@@ -602,7 +361,7 @@ func elfBase(f *elfsafe.File) uint64 {
 // which after an exec may be a mapping left from the previous program:
 // the lookup then misses (libunwind falls back to the frame chain) as it
 // does in perf.
-func (s *Symbolizer) cfiKey(pid int32, m *mapping, t *cfiTable, pc uint64) uint64 {
+func (s *Symbolizer) cfiKey(pid int32, m *mapping, t *dsoCFI, pc uint64) uint64 {
 	if !t.eh {
 		return m.mapIP(pc)
 	}

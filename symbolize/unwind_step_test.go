@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/symbolize/cfi"
 )
 
 // Synthetic process for the step tests: code file mapped at stepCode
@@ -32,33 +33,64 @@ const (
 	stepSig     = 0x6000 // a signal trampoline: CFA = rsp+16, its FDE from stepSig-1
 )
 
-// stepTable is the CFI of the code file.
-func stepTable(t *testing.T) *cfiTable {
+// stepTable is the CFI of the code file, an .eh_frame at 0x9000.
+func stepTable(t *testing.T) *dsoCFI {
 	t.Helper()
-	var fdes []fde
-	for _, fn := range []struct {
-		start  uint64
-		instr  []byte
-		signal bool
-	}{
+	fdes := []stepFDE{
 		{stepLeafRBP, []byte{0x86, 0x02}, false},
 		{stepLeaf, nil, false},
 		{stepCaller, []byte{0x0c, 0x06, 0x10, 0x86, 0x02}, false},
 		{stepSig - 1, []byte{0x0e, 0x10}, true},
-	} {
-		tab, err := parseCFI(ehSection(0x9000, fn.start, 0x100, testCIEInstr, fn.instr), 0x9000, true)
-		if err != nil || len(tab.fdes) != 1 {
-			t.Fatalf("fde at %#x: %v, %d fdes", fn.start, err, len(tab.fdes))
-		}
-		fdes = append(fdes, tab.fdes[0])
-		if fn.signal {
-			// As if the CIE's augmentation were "zRS".
-			c := *fdes[len(fdes)-1].cie
-			c.signal = true
-			fdes[len(fdes)-1].cie = &c
-		}
 	}
-	return &cfiTable{fdes: fdes, eh: true}
+	tab, err := cfi.Parse(stepEhFrame(0x9000, fdes), 0x9000, true)
+	if err != nil || tab.Len() != len(fdes) {
+		t.Fatalf("step CFI: %v, %d fdes", err, tab.Len())
+	}
+	return &dsoCFI{tab: tab, eh: true}
+}
+
+// stepFDE is a function of the code file: its FDE covers [start,
+// start+0x100); signal: its CIE has the S augmentation.
+type stepFDE struct {
+	start  uint64
+	instr  []byte
+	signal bool
+}
+
+// stepEhFrame builds an .eh_frame section at address addr with two CIEs
+// (augmentation zR and zRS; pcrel|sdata4 FDE pointers, code align 1,
+// data align -8, RA column 16, CFA = rsp+8 and rip at CFA-8) and an FDE
+// for each of fdes.
+func stepEhFrame(addr uint64, fdes []stepFDE) []byte {
+	var b []byte
+	entry := func(body []byte) {
+		for len(body)%8 != 4 {
+			body = append(body, 0)
+		}
+		b = binary.LittleEndian.AppendUint32(b, uint32(len(body)))
+		b = append(b, body...)
+	}
+	cieAt := map[bool]int{}
+	for _, signal := range []bool{false, true} {
+		cieAt[signal] = len(b)
+		aug := "zR"
+		if signal {
+			aug = "zRS"
+		}
+		body := append([]byte{0, 0, 0, 0, 1}, aug...)
+		body = append(body, 0, 1, 0x78, 16, 1, 0x1b)
+		entry(append(body, 0x0c, 0x07, 0x08, 0x90, 0x01))
+	}
+	for _, fd := range fdes {
+		at := len(b)
+		body := binary.LittleEndian.AppendUint32(nil, uint32(at+4-cieAt[fd.signal]))
+		pcField := addr + uint64(at) + 8
+		body = binary.LittleEndian.AppendUint32(body, uint32(int32(int64(fd.start)-int64(pcField))))
+		body = binary.LittleEndian.AppendUint32(body, 0x100)
+		body = append(body, 0) // augmentation data length
+		entry(append(body, fd.instr...))
+	}
+	return binary.LittleEndian.AppendUint32(b, 0)
 }
 
 // stepSymbolizer returns a Symbolizer with the synthetic process mapped
@@ -86,7 +118,7 @@ func stepSymbolizer(t *testing.T, stale uint64) *Symbolizer {
 	if m == nil || m.dso == nil {
 		t.Fatal("code not mapped")
 	}
-	s.unw.cfi = map[*dso]*cfiTable{m.dso: stepTable(t)}
+	s.unw.cfi = map[*dso]*dsoCFI{m.dso: stepTable(t)}
 	return s
 }
 

@@ -1,4 +1,4 @@
-package symbolize
+package cfi
 
 import (
 	"encoding/binary"
@@ -7,14 +7,20 @@ import (
 	"sort"
 )
 
-// Call frame information (CFI) of .eh_frame and .debug_frame: the CIE/FDE
-// parser and the evaluation of the rules for one address, as libunwind's
-// dwarf/Gparser.c does for perf's --call-graph dwarf unwinding.
+// The CIE/FDE parser and the evaluation of the rules for one address, as
+// libunwind's dwarf/Gparser.c does.
 
-// cfiRegs is the number of DWARF registers the x86-64 unwinder tracks:
+// NumRegs is the number of DWARF registers the x86-64 unwinder tracks:
 // rax, rdx, rcx, rbx, rsi, rdi, rbp, rsp, r8-r15 and the return address
 // column 16 (libunwind's DWARF_NUM_PRESERVED_REGS).
-const cfiRegs = 17
+const NumRegs = 17
+
+// DWARF register numbers the unwinder names.
+const (
+	RegRBP = 6
+	RegRSP = 7
+	RegRIP = 16
+)
 
 // Rule kinds of a register in a CFI row.
 const (
@@ -40,7 +46,7 @@ type cfiRow struct {
 	cfaReg  uint16
 	cfaOff  int64
 	cfaExpr []byte // when not nil, the CFA is this expression's value
-	regs    [cfiRegs]regRule
+	regs    [NumRegs]regRule
 }
 
 // cie is a common information entry.
@@ -54,22 +60,25 @@ type cie struct {
 	initial   []byte
 }
 
-// fde is a frame description entry: the rules for [start, end).
-type fde struct {
+// FDE is a frame description entry: the rules for the code addresses
+// [start, end).
+type FDE struct {
 	start, end uint64
 	cie        *cie
 	instr      []byte
 }
 
-// cfiTable holds the FDEs of one section sorted by start address.
-type cfiTable struct {
-	fdes []fde
-	// eh: an .eh_frame found through .eh_frame_hdr, looked up the way
-	// perf places it (see [Symbolizer.cfiKey]); ehDelta is the first
-	// PT_LOAD's page-aligned vaddr plus the header's file offset minus
-	// its address.
-	eh      bool
-	ehDelta uint64
+// Table holds the FDEs of one section sorted by start address.
+type Table struct {
+	fdes []FDE
+}
+
+// Len returns the number of FDEs of t.
+func (t *Table) Len() int {
+	if t == nil {
+		return 0
+	}
+	return len(t.fdes)
 }
 
 // errCFI reports malformed call frame information.
@@ -238,12 +247,12 @@ func (r *cfiReader) pointer(enc byte, base uint64) uint64 {
 	return v
 }
 
-// parseCFI parses an .eh_frame (eh true) or .debug_frame section whose
+// Parse parses an .eh_frame (eh true) or .debug_frame section whose
 // first byte is at address addr. Entries that cannot be parsed are
 // skipped; a section that cannot be walked yields the FDEs read so far
-// and an error.
-func parseCFI(data []byte, addr uint64, eh bool) (*cfiTable, error) {
-	t := &cfiTable{}
+// and an error. The table is never nil.
+func Parse(data []byte, addr uint64, eh bool) (*Table, error) {
+	t := &Table{}
 	cies := map[int]*cie{}
 	var err error
 	for off := 0; off < len(data); {
@@ -388,7 +397,7 @@ func parseCIE(r *cfiReader, eh bool) *cie {
 	return c
 }
 
-func parseFDE(r *cfiReader, c *cie, addr uint64, eh bool) (fde, bool) {
+func parseFDE(r *cfiReader, c *cie, addr uint64, eh bool) (FDE, bool) {
 	var start, size uint64
 	if eh {
 		start = r.pointer(c.fdeEnc, addr)
@@ -402,13 +411,13 @@ func parseFDE(r *cfiReader, c *cie, addr uint64, eh bool) (fde, bool) {
 		r.block(n)
 	}
 	if r.err != nil || start+size < start {
-		return fde{}, false
+		return FDE{}, false
 	}
-	return fde{start: start, end: start + size, cie: c, instr: r.b[r.off:]}, true
+	return FDE{start: start, end: start + size, cie: c, instr: r.b[r.off:]}, true
 }
 
-// find returns the FDE covering pc, or nil.
-func (t *cfiTable) find(pc uint64) *fde {
+// Find returns the FDE covering pc, or nil (also for a nil t).
+func (t *Table) Find(pc uint64) *FDE {
 	if t == nil {
 		return nil
 	}
@@ -431,7 +440,7 @@ func (t *cfiTable) find(pc uint64) *fde {
 const maxCFIStates = 64
 
 // row computes the rules in effect at pc (which must lie in f).
-func (f *fde) row(pc uint64) (cfiRow, error) {
+func (f *FDE) row(pc uint64) (cfiRow, error) {
 	var init cfiRow
 	if _, err := runCFA(f.cie, f.cie.initial, &init, nil, f.start, ^uint64(0)); err != nil {
 		return cfiRow{}, err
@@ -445,132 +454,176 @@ func (f *fde) row(pc uint64) (cfiRow, error) {
 // stops before the first advance past pc. init is the CIE's row for
 // DW_CFA_restore (nil while running the CIE itself).
 func runCFA(c *cie, instr []byte, row *cfiRow, init *cfiRow, loc, pc uint64) (uint64, error) {
-	r := &cfiReader{b: instr}
-	var stack []cfiRow
-	set := func(reg uint64, rule regRule) {
-		if reg < cfiRegs {
-			row.regs[reg] = rule
+	vm := cfaVM{c: c, r: cfiReader{b: instr}, row: row, init: init, loc: loc, pc: pc}
+	for vm.r.off < len(vm.r.b) && vm.r.err == nil {
+		stop, err := vm.exec(vm.r.u8())
+		if err != nil {
+			return vm.loc, err
+		}
+		if stop {
+			break
 		}
 	}
-	restore := func(reg uint64) {
-		if reg >= cfiRegs {
-			return
+	return vm.loc, vm.r.err
+}
+
+// cfaVM is the state of one run of CFA instructions.
+type cfaVM struct {
+	c     *cie
+	r     cfiReader
+	row   *cfiRow
+	init  *cfiRow // the CIE's row; nil while running the CIE
+	stack []cfiRow
+	loc   uint64 // the address the row is for
+	pc    uint64 // where to stop
+}
+
+// set gives register reg a rule; registers not tracked are ignored.
+func (vm *cfaVM) set(reg uint64, rule regRule) {
+	if reg < NumRegs {
+		vm.row.regs[reg] = rule
+	}
+}
+
+// restore gives register reg its rule of the CIE (DW_CFA_restore).
+func (vm *cfaVM) restore(reg uint64) {
+	if reg >= NumRegs {
+		return
+	}
+	if vm.init != nil {
+		vm.row.regs[reg] = vm.init.regs[reg]
+	} else {
+		vm.row.regs[reg] = regRule{}
+	}
+}
+
+// advance moves the location by delta code units; it reports false,
+// leaving the location, when that would pass pc.
+func (vm *cfaVM) advance(delta uint64) bool {
+	n := vm.loc + delta*vm.c.codeAlign
+	if n > vm.pc {
+		return false
+	}
+	vm.loc = n
+	return true
+}
+
+// exec executes the instruction op; stop reports that the row for pc is
+// complete.
+func (vm *cfaVM) exec(op byte) (stop bool, err error) {
+	r := &vm.r
+	switch op & 0xc0 {
+	case 0x40: // advance_loc
+		return !vm.advance(uint64(op & 0x3f)), nil
+	case 0x80: // offset
+		vm.set(uint64(op&0x3f), regRule{kind: ruleOffset, off: int64(r.uleb()) * vm.c.dataAlign})
+		return false, nil
+	case 0xc0: // restore
+		vm.restore(uint64(op & 0x3f))
+		return false, nil
+	}
+	switch op {
+	case 0x00: // nop
+	case 0x01: // set_loc
+		n := r.u64()
+		if n > vm.pc {
+			return true, nil
 		}
-		if init != nil {
-			row.regs[reg] = init.regs[reg]
-		} else {
-			row.regs[reg] = regRule{}
+		vm.loc = n
+	case 0x02: // advance_loc1
+		return !vm.advance(uint64(r.u8())), nil
+	case 0x03: // advance_loc2
+		return !vm.advance(uint64(r.u16())), nil
+	case 0x04: // advance_loc4
+		return !vm.advance(uint64(r.u32())), nil
+	case 0x0a: // remember_state
+		if len(vm.stack) >= maxCFIStates {
+			return false, errCFI
+		}
+		vm.stack = append(vm.stack, *vm.row)
+	case 0x0b: // restore_state
+		if len(vm.stack) == 0 {
+			return false, errCFI
+		}
+		*vm.row = vm.stack[len(vm.stack)-1]
+		vm.stack = vm.stack[:len(vm.stack)-1]
+	case 0x2e: // GNU_args_size
+		r.uleb()
+	default:
+		if !vm.cfaOp(op) && !vm.regOp(op) {
+			return false, errCFI
 		}
 	}
-	advance := func(delta uint64) bool {
-		n := loc + delta*c.codeAlign
-		if n > pc {
-			return false
+	return false, nil
+}
+
+// cfaOp executes op if it defines the CFA, reporting whether it did.
+func (vm *cfaVM) cfaOp(op byte) bool {
+	r, row := &vm.r, vm.row
+	switch op {
+	case 0x0c: // def_cfa
+		row.cfaReg = uint16(min(r.uleb(), 0xffff))
+		row.cfaOff = int64(r.uleb())
+		row.cfaExpr = nil
+	case 0x0d: // def_cfa_register
+		row.cfaReg = uint16(min(r.uleb(), 0xffff))
+		row.cfaExpr = nil
+	case 0x0e: // def_cfa_offset
+		row.cfaOff = int64(r.uleb())
+	case 0x0f: // def_cfa_expression
+		row.cfaExpr = r.block(r.uleb())
+		if row.cfaExpr == nil {
+			row.cfaExpr = []byte{}
 		}
-		loc = n
-		return true
+	case 0x12: // def_cfa_sf
+		row.cfaReg = uint16(min(r.uleb(), 0xffff))
+		row.cfaOff = r.sleb() * vm.c.dataAlign
+		row.cfaExpr = nil
+	case 0x13: // def_cfa_offset_sf
+		row.cfaOff = r.sleb() * vm.c.dataAlign
+	default:
+		return false
 	}
-	for r.off < len(r.b) && r.err == nil {
-		op := r.u8()
-		switch op & 0xc0 {
-		case 0x40:
-			if !advance(uint64(op & 0x3f)) {
-				return loc, nil
-			}
-			continue
-		case 0x80:
-			set(uint64(op&0x3f), regRule{kind: ruleOffset, off: int64(r.uleb()) * c.dataAlign})
-			continue
-		case 0xc0:
-			restore(uint64(op & 0x3f))
-			continue
-		}
-		switch op {
-		case 0x00: // nop
-		case 0x01: // set_loc
-			n := r.u64()
-			if n > pc {
-				return loc, r.err
-			}
-			loc = n
-		case 0x02:
-			if !advance(uint64(r.u8())) {
-				return loc, r.err
-			}
-		case 0x03:
-			if !advance(uint64(r.u16())) {
-				return loc, r.err
-			}
-		case 0x04:
-			if !advance(uint64(r.u32())) {
-				return loc, r.err
-			}
-		case 0x05: // offset_extended
-			reg := r.uleb()
-			set(reg, regRule{kind: ruleOffset, off: int64(r.uleb()) * c.dataAlign})
-		case 0x06: // restore_extended
-			restore(r.uleb())
-		case 0x07: // undefined
-			set(r.uleb(), regRule{kind: ruleUndefined})
-		case 0x08: // same_value
-			set(r.uleb(), regRule{kind: ruleSame})
-		case 0x09: // register
-			reg := r.uleb()
-			set(reg, regRule{kind: ruleRegister, reg: uint16(min(r.uleb(), 0xffff))})
-		case 0x0a: // remember_state
-			if len(stack) >= maxCFIStates {
-				return loc, errCFI
-			}
-			stack = append(stack, *row)
-		case 0x0b: // restore_state
-			if len(stack) == 0 {
-				return loc, errCFI
-			}
-			*row = stack[len(stack)-1]
-			stack = stack[:len(stack)-1]
-		case 0x0c: // def_cfa
-			row.cfaReg = uint16(min(r.uleb(), 0xffff))
-			row.cfaOff = int64(r.uleb())
-			row.cfaExpr = nil
-		case 0x0d: // def_cfa_register
-			row.cfaReg = uint16(min(r.uleb(), 0xffff))
-			row.cfaExpr = nil
-		case 0x0e: // def_cfa_offset
-			row.cfaOff = int64(r.uleb())
-		case 0x0f: // def_cfa_expression
-			row.cfaExpr = r.block(r.uleb())
-			if row.cfaExpr == nil {
-				row.cfaExpr = []byte{}
-			}
-		case 0x10: // expression
-			reg := r.uleb()
-			set(reg, regRule{kind: ruleExpr, expr: r.block(r.uleb())})
-		case 0x11: // offset_extended_sf
-			reg := r.uleb()
-			set(reg, regRule{kind: ruleOffset, off: r.sleb() * c.dataAlign})
-		case 0x12: // def_cfa_sf
-			row.cfaReg = uint16(min(r.uleb(), 0xffff))
-			row.cfaOff = r.sleb() * c.dataAlign
-			row.cfaExpr = nil
-		case 0x13: // def_cfa_offset_sf
-			row.cfaOff = r.sleb() * c.dataAlign
-		case 0x14: // val_offset
-			reg := r.uleb()
-			set(reg, regRule{kind: ruleValOffset, off: int64(r.uleb()) * c.dataAlign})
-		case 0x15: // val_offset_sf
-			reg := r.uleb()
-			set(reg, regRule{kind: ruleValOffset, off: r.sleb() * c.dataAlign})
-		case 0x16: // val_expression
-			reg := r.uleb()
-			set(reg, regRule{kind: ruleValExpr, expr: r.block(r.uleb())})
-		case 0x2e: // GNU_args_size
-			r.uleb()
-		case 0x2f: // GNU_negative_offset_extended
-			reg := r.uleb()
-			set(reg, regRule{kind: ruleOffset, off: -int64(r.uleb()) * c.dataAlign})
-		default:
-			return loc, errCFI
-		}
+	return true
+}
+
+// regOp executes op if it sets a register's rule, reporting whether it
+// did.
+func (vm *cfaVM) regOp(op byte) bool {
+	r, align := &vm.r, vm.c.dataAlign
+	switch op {
+	case 0x05: // offset_extended
+		reg := r.uleb()
+		vm.set(reg, regRule{kind: ruleOffset, off: int64(r.uleb()) * align})
+	case 0x06: // restore_extended
+		vm.restore(r.uleb())
+	case 0x07: // undefined
+		vm.set(r.uleb(), regRule{kind: ruleUndefined})
+	case 0x08: // same_value
+		vm.set(r.uleb(), regRule{kind: ruleSame})
+	case 0x09: // register
+		reg := r.uleb()
+		vm.set(reg, regRule{kind: ruleRegister, reg: uint16(min(r.uleb(), 0xffff))})
+	case 0x10: // expression
+		reg := r.uleb()
+		vm.set(reg, regRule{kind: ruleExpr, expr: r.block(r.uleb())})
+	case 0x11: // offset_extended_sf
+		reg := r.uleb()
+		vm.set(reg, regRule{kind: ruleOffset, off: r.sleb() * align})
+	case 0x14: // val_offset
+		reg := r.uleb()
+		vm.set(reg, regRule{kind: ruleValOffset, off: int64(r.uleb()) * align})
+	case 0x15: // val_offset_sf
+		reg := r.uleb()
+		vm.set(reg, regRule{kind: ruleValOffset, off: r.sleb() * align})
+	case 0x16: // val_expression
+		reg := r.uleb()
+		vm.set(reg, regRule{kind: ruleValExpr, expr: r.block(r.uleb())})
+	case 0x2f: // GNU_negative_offset_extended
+		reg := r.uleb()
+		vm.set(reg, regRule{kind: ruleOffset, off: -int64(r.uleb()) * align})
+	default:
+		return false
 	}
-	return loc, r.err
+	return true
 }

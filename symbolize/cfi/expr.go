@@ -1,4 +1,4 @@
-package symbolize
+package cfi
 
 // maxExprSteps bounds the operations one DWARF expression may execute
 // (branches can loop).
@@ -12,7 +12,7 @@ const maxExprStack = 64
 // pushed first (the CFA for DW_CFA_expression rules). ok is false when
 // the expression is malformed, uses an unsupported operation, or reads a
 // register or memory word that cannot be read.
-func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool) {
+func evalExpr(expr []byte, f *Frame, initial ...uint64) (v uint64, ok bool) {
 	stack := make([]uint64, 0, 8)
 	stack = append(stack, initial...)
 	r := &cfiReader{b: expr}
@@ -61,7 +61,7 @@ func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool
 			push(r.u64())
 		case 0x06: // deref
 			v, st := f.read(pop())
-			if st < memOK {
+			if st < MemOK {
 				return 0, false
 			}
 			push(v)
@@ -115,79 +115,12 @@ func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool
 				v = -v
 			}
 			push(uint64(v))
-		case 0x1a: // and
-			b, a := pop(), pop()
-			push(a & b)
-		case 0x1b: // div
-			b, a := int64(pop()), int64(pop())
-			if b == 0 || (b == -1 && a == -1<<63) {
-				return 0, false
-			}
-			push(uint64(a / b))
-		case 0x1c: // minus
-			b, a := pop(), pop()
-			push(a - b)
-		case 0x1d: // mod
-			b, a := pop(), pop()
-			if b == 0 {
-				return 0, false
-			}
-			push(a % b)
-		case 0x1e: // mul
-			push(pop() * pop())
 		case 0x1f: // neg
 			push(-pop())
 		case 0x20: // not
 			push(^pop())
-		case 0x21: // or
-			b, a := pop(), pop()
-			push(a | b)
-		case 0x22: // plus
-			push(pop() + pop())
 		case 0x23: // plus_uconst
 			push(pop() + r.uleb())
-		case 0x24: // shl
-			b, a := pop(), pop()
-			if b >= 64 {
-				push(0)
-			} else {
-				push(a << b)
-			}
-		case 0x25: // shr
-			b, a := pop(), pop()
-			if b >= 64 {
-				push(0)
-			} else {
-				push(a >> b)
-			}
-		case 0x26: // shra
-			b, a := pop(), int64(pop())
-			push(uint64(a >> min(b, 63)))
-		case 0x27: // xor
-			b, a := pop(), pop()
-			push(a ^ b)
-		case 0x29, 0x2a, 0x2b, 0x2c, 0x2d, 0x2e: // eq ge gt le lt ne
-			b, a := int64(pop()), int64(pop())
-			var t bool
-			switch op {
-			case 0x29:
-				t = a == b
-			case 0x2a:
-				t = a >= b
-			case 0x2b:
-				t = a > b
-			case 0x2c:
-				t = a <= b
-			case 0x2d:
-				t = a < b
-			default:
-				t = a != b
-			}
-			if t {
-				push(1)
-			} else {
-				push(0)
-			}
 		case 0x2f: // skip
 			d := int(int16(r.u16()))
 			if !r.jump(d) {
@@ -212,13 +145,87 @@ func evalExpr(expr []byte, f *unwindFrame, initial ...uint64) (v uint64, ok bool
 			push(v + uint64(r.sleb()))
 		case 0x96: // nop
 		default:
-			return 0, false
+			// Every other operation from and (0x1a) to ne (0x2e) is
+			// binary.
+			if op < 0x1a || op > 0x2e {
+				return 0, false
+			}
+			b, a := pop(), pop()
+			v, ok := binaryOp(op, a, b)
+			if !ok {
+				return 0, false
+			}
+			push(v)
 		}
 	}
 	if r.err != nil || len(stack) == 0 {
 		return 0, false
 	}
 	return stack[len(stack)-1], true
+}
+
+// binaryOp applies the binary operation op (and, div, minus, mod, mul,
+// or, plus, shl, shr, shra, xor and the comparisons eq, ge, gt, le, lt,
+// ne) to a, the deeper operand, and b, the top of the stack; ok is false
+// for a division by zero or an overflowing one.
+func binaryOp(op byte, a, b uint64) (v uint64, ok bool) {
+	switch op {
+	case 0x1a: // and
+		return a & b, true
+	case 0x1b: // div
+		sa, sb := int64(a), int64(b)
+		if sb == 0 || (sb == -1 && sa == -1<<63) {
+			return 0, false
+		}
+		return uint64(sa / sb), true
+	case 0x1c: // minus
+		return a - b, true
+	case 0x1d: // mod
+		if b == 0 {
+			return 0, false
+		}
+		return a % b, true
+	case 0x1e: // mul
+		return a * b, true
+	case 0x21: // or
+		return a | b, true
+	case 0x22: // plus
+		return a + b, true
+	case 0x24: // shl
+		if b >= 64 {
+			return 0, true
+		}
+		return a << b, true
+	case 0x25: // shr
+		if b >= 64 {
+			return 0, true
+		}
+		return a >> b, true
+	case 0x26: // shra
+		return uint64(int64(a) >> min(b, 63)), true
+	case 0x27: // xor
+		return a ^ b, true
+	}
+	sa, sb := int64(a), int64(b)
+	var t bool
+	switch op {
+	case 0x29: // eq
+		t = sa == sb
+	case 0x2a: // ge
+		t = sa >= sb
+	case 0x2b: // gt
+		t = sa > sb
+	case 0x2c: // le
+		t = sa <= sb
+	case 0x2d: // lt
+		t = sa < sb
+	default: // ne
+		t = sa != sb
+	}
+	if t {
+		return 1, true
+	}
+	return 0, true
 }
 
 // jump moves the read position by d bytes; it reports whether the target
