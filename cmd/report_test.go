@@ -17,8 +17,9 @@ import (
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/deferralsim"
 	"github.com/perfstitch/perfstitch/internal/iostreams"
+	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
-	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/output/report"
 )
 
 // hermeticFactory returns a factory whose environment is empty (no
@@ -45,17 +46,17 @@ func TestNewCmdReport(t *testing.T) {
 		want    ReportOptions
 		wantErr string
 	}{
-		{args: "", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
+		{args: "", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
 		{args: "x.data --no-children --sort comm,dso,sym --format perf",
-			want: ReportOptions{Common: CommonOptions{Input: "x.data"}, Format: output.TablePerf, FormatSet: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
+			want: ReportOptions{Common: CommonOptions{Input: "x.data"}, Format: table.Perf, FormatSet: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
 		{args: "--stdio -s sym,pid -g folded,2,callee",
-			want: ReportOptions{Format: output.TablePerf, FormatSet: true, Children: true, CallGraph: output.CallGraphFolded, GraphLimit: 2, Order: output.OrderCallee, Sort: []output.SortKey{output.SortSym, output.SortPID}, CallGraphSet: true}},
+			want: ReportOptions{Format: table.Perf, FormatSet: true, Children: true, CallGraph: report.CallGraphFolded, GraphLimit: 2, Order: report.OrderCallee, Sort: []report.SortKey{report.SortSym, report.SortPID}, CallGraphSet: true}},
 		{args: "-G --percent-limit 5 -g none --format json",
-			want: ReportOptions{Format: output.TableJSON, FormatSet: true, Children: true, CallGraph: output.CallGraphNone, GraphLimit: 5, PercentLimit: 5, Order: output.OrderCaller, Sort: output.DefaultSortKeys()}},
+			want: ReportOptions{Format: table.JSON, FormatSet: true, Children: true, CallGraph: report.CallGraphNone, GraphLimit: 5, PercentLimit: 5, Order: report.OrderCaller, Sort: report.DefaultSortKeys()}},
 		// --children and --no-children are one option: the last wins.
-		{args: "--no-children --children", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
-		{args: "--children --no-children", want: ReportOptions{GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
-		{args: "--no-children=false", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
+		{args: "--no-children --children", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
+		{args: "--children --no-children", want: ReportOptions{GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
+		{args: "--no-children=false", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
 		{args: "--sort bogus", wantErr: `--sort: unknown sort key "bogus"`},
 		{args: "-g wiggly", wantErr: `--call-graph: unknown call-graph mode "wiggly"`},
 		{args: "--percent-limit lots", wantErr: `--percent-limit: "lots" is not a percentage`},

@@ -6,7 +6,8 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/perfstitch/perfstitch/decode"
-	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/internal/table"
+	"github.com/perfstitch/perfstitch/output/stats"
 )
 
 // StatsOptions are the options of perfstitch stats.
@@ -14,7 +15,7 @@ type StatsOptions struct {
 	Common CommonOptions
 	// Format is the output format: a table (default), perf's
 	// `perf report --stats` text, or JSON.
-	Format output.TableFormat
+	Format table.Format
 }
 
 // NewCmdStats builds the stats command; runF replaces the run function in tests.
@@ -46,7 +47,7 @@ most weight ranked first (so you know which binary to supply with --symfs).
 	}
 	addCommonFlags(cmd, &opts.Common)
 	cmd.Flags().Var(&opts.Format, "format", "output format: table, perf or json")
-	enumFlag(cmd, "format", output.TableFormatNames())
+	enumFlag(cmd, "format", table.FormatNames())
 	return cmd
 }
 
@@ -57,7 +58,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 		return err
 	}
 	defer p.Close()
-	col := output.NewStatsCollector()
+	col := stats.NewCollector()
 	p.ShowRecords(decode.RecordTypeLost, decode.RecordTypeLostSamples, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle)
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
@@ -75,7 +76,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 	if readErr != nil && ctx.Err() != nil {
 		return readErr
 	}
-	st := col.Stats(output.StatsInput{
+	st := col.Stats(stats.Input{
 		File:        p.File(),
 		Records:     p.DecodeStats(),
 		Stitch:      p.StitchStats(),

@@ -10,8 +10,9 @@ import (
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/deferralsim"
+	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
-	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/output/stats"
 )
 
 func TestNewCmdStats(t *testing.T) {
@@ -21,8 +22,8 @@ func TestNewCmdStats(t *testing.T) {
 		wantErr string
 	}{
 		{args: ""},
-		{args: "x.data --format perf", want: StatsOptions{Common: CommonOptions{Input: "x.data"}, Format: output.TablePerf}},
-		{args: "-i y.data --format json", want: StatsOptions{Common: CommonOptions{Input: "y.data"}, Format: output.TableJSON}},
+		{args: "x.data --format perf", want: StatsOptions{Common: CommonOptions{Input: "x.data"}, Format: table.Perf}},
+		{args: "-i y.data --format json", want: StatsOptions{Common: CommonOptions{Input: "y.data"}, Format: table.JSON}},
 		{args: "--format xml", wantErr: `unknown format "xml"`},
 		{args: "a b", wantErr: "accepts at most 1 arg"},
 	}
@@ -66,10 +67,10 @@ func TestStatsCorpus(t *testing.T) {
 	}
 }
 
-func statsJSON(tb testing.TB, args ...string) *output.Stats {
+func statsJSON(tb testing.TB, args ...string) *stats.Stats {
 	tb.Helper()
 	out := runCmd(tb, append([]string{"stats", "--format", "json"}, args...)...)
-	var st output.Stats
+	var st stats.Stats
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		tb.Fatalf("stats JSON: %v\n%s", err, out)
 	}

@@ -1,4 +1,4 @@
-package output
+package stats
 
 import (
 	"bufio"
@@ -10,15 +10,17 @@ import (
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/table"
+	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
-// StatsCollector gathers what perfstitch stats reports from the pipeline:
+// Collector gathers what perfstitch stats reports from the pipeline:
 // samples per event, lost and throttle records, and how well frames
-// resolved. It implements [RecordSink]; feed it every sample and the LOST,
-// LOST_SAMPLES, THROTTLE and UNTHROTTLE records, then call [StatsCollector.Stats].
-type StatsCollector struct {
+// resolved. It implements [output.RecordSink]; feed it every sample and the LOST,
+// LOST_SAMPLES, THROTTLE and UNTHROTTLE records, then call [Collector.Stats].
+type Collector struct {
 	events map[*decode.EventAttr]*eventCounts
 
 	lostRecords, lostEvents uint64
@@ -37,12 +39,12 @@ type eventCounts struct {
 	samples, period, lostSamples uint64
 }
 
-// NewStatsCollector returns an empty collector.
-func NewStatsCollector() *StatsCollector {
-	return &StatsCollector{events: make(map[*decode.EventAttr]*eventCounts), ipUnresolved: make(map[string]uint64)}
+// NewCollector returns an empty collector.
+func NewCollector() *Collector {
+	return &Collector{events: make(map[*decode.EventAttr]*eventCounts), ipUnresolved: make(map[string]uint64)}
 }
 
-func (c *StatsCollector) event(a *decode.EventAttr) *eventCounts {
+func (c *Collector) event(a *decode.EventAttr) *eventCounts {
 	e := c.events[a]
 	if e == nil {
 		e = &eventCounts{}
@@ -52,12 +54,12 @@ func (c *StatsCollector) event(a *decode.EventAttr) *eventCounts {
 }
 
 // Add counts one sample.
-func (c *StatsCollector) Add(ev *symbolize.Event) error {
+func (c *Collector) Add(ev *symbolize.Event) error {
 	if ev == nil || ev.Sample == nil || ev.Sample.Sample == nil {
 		return nil
 	}
 	s := ev.Sample.Sample
-	period := samplePeriod(s)
+	period := s.Period
 	e := c.event(s.Attr)
 	e.samples++
 	e.period += period
@@ -91,7 +93,7 @@ func (c *StatsCollector) Add(ev *symbolize.Event) error {
 }
 
 // AddRecord counts lost and throttle records.
-func (c *StatsCollector) AddRecord(rec *Record) error {
+func (c *Collector) AddRecord(rec *output.Record) error {
 	switch x := rec.Record.(type) {
 	case *decode.Lost:
 		c.lostRecords++
@@ -108,21 +110,21 @@ func (c *StatsCollector) AddRecord(rec *Record) error {
 	return nil
 }
 
-// Flush does nothing; see [StatsCollector.Stats].
-func (c *StatsCollector) Flush() error { return nil }
+// Flush does nothing; see [Collector.Stats].
+func (c *Collector) Flush() error { return nil }
 
 // Stats is everything perfstitch stats prints.
 type Stats struct {
-	Header  StatsHeader     `json:"header"`
-	Events  []StatsEvent    `json:"events"`
-	Records []RecordCount   `json:"records"`
-	Lost    StatsLost       `json:"lost"`
-	Stitch  *StatsStitch    `json:"stitch,omitempty"`
-	Symbols StatsSymbolized `json:"symbolization"`
+	Header  Header        `json:"header"`
+	Events  []Event       `json:"events"`
+	Records []RecordCount `json:"records"`
+	Lost    Lost          `json:"lost"`
+	Stitch  *Stitch       `json:"stitch,omitempty"`
+	Symbols Symbolized    `json:"symbolization"`
 }
 
-// StatsHeader is what the file says about the recording.
-type StatsHeader struct {
+// Header is what the file says about the recording.
+type Header struct {
 	Hostname    string   `json:"hostname,omitempty"`
 	OSRelease   string   `json:"os_release,omitempty"`
 	PerfVersion string   `json:"perf_version,omitempty"`
@@ -142,8 +144,8 @@ type StatsHeader struct {
 	DeferredABI string `json:"deferred_abi"`
 }
 
-// StatsEvent is one event (attr) and its sample counts.
-type StatsEvent struct {
+// Event is one event (attr) and its sample counts.
+type Event struct {
 	Name        string `json:"name"`
 	Type        uint32 `json:"type"`
 	Config      uint64 `json:"config"`
@@ -168,8 +170,8 @@ type RecordCount struct {
 	Count uint64 `json:"count"`
 }
 
-// StatsLost counts what the kernel could not deliver.
-type StatsLost struct {
+// Lost counts what the kernel could not deliver.
+type Lost struct {
 	LostRecords uint64 `json:"lost_records"`
 	LostEvents  uint64 `json:"lost_events"`
 	LostSamples uint64 `json:"lost_samples"`
@@ -177,8 +179,8 @@ type StatsLost struct {
 	Unthrottle  uint64 `json:"unthrottle"`
 }
 
-// StatsStitch summarises the stitcher's counters.
-type StatsStitch struct {
+// Stitch summarises the stitcher's counters.
+type Stitch struct {
 	Samples          uint64            `json:"samples"`
 	NotDeferred      uint64            `json:"not_deferred"`
 	Deferred         uint64            `json:"deferred"`
@@ -209,8 +211,8 @@ type HistogramBucket struct {
 	Count uint64 `json:"count"`
 }
 
-// StatsSymbolized says how well the profile resolved.
-type StatsSymbolized struct {
+// Symbolized says how well the profile resolved.
+type Symbolized struct {
 	Frames         uint64 `json:"frames"`
 	FramesResolved uint64 `json:"frames_resolved"`
 	// Samples and Weight count sample IPs; *Resolved those with a symbol.
@@ -240,8 +242,8 @@ type DSOQuality struct {
 	Unresolved  uint64 `json:"unresolved_frames"`
 }
 
-// StatsInput is what the pipeline knows at the end besides the samples.
-type StatsInput struct {
+// Input is what the pipeline knows at the end besides the samples.
+type Input struct {
 	File        *decode.File
 	Records     *decode.Stats
 	Stitch      *stitch.Stats // nil if unknown
@@ -266,8 +268,8 @@ func sampleFormatString(f decode.SampleFormat) string {
 }
 
 // Stats combines the collected counts with the pipeline's.
-func (c *StatsCollector) Stats(in StatsInput) *Stats {
-	st := &Stats{Events: []StatsEvent{}, Records: []RecordCount{}}
+func (c *Collector) Stats(in Input) *Stats {
+	st := &Stats{Events: []Event{}, Records: []RecordCount{}}
 	h := &st.Header
 	h.FirstSample, h.LastSample = c.firstTime, c.lastTime
 	h.DeferredABI = "none"
@@ -298,7 +300,7 @@ func (c *StatsCollector) Stats(in StatsInput) *Stats {
 		if e == nil {
 			e = &eventCounts{}
 		}
-		se := StatsEvent{
+		se := Event{
 			Name: a.Name, Type: uint32(a.Type), Config: a.Config, SampleType: sampleFormatString(a.SampleType),
 			Freq: a.Freq(), Period: a.SamplePeriod, Callchain: "no",
 			Samples: e.samples, EventCount: e.period, LostSamples: e.lostSamples,
@@ -342,7 +344,7 @@ func (c *StatsCollector) Stats(in StatsInput) *Stats {
 	st.Lost.Throttle, st.Lost.Unthrottle = c.throttle, c.unthrottle
 	if s := in.Stitch; s != nil {
 		hs := s.SamplesPerRecord
-		ss := &StatsStitch{
+		ss := &Stitch{
 			Samples:          s.Total(),
 			NotDeferred:      s.Count(stitch.NotDeferred),
 			Deferred:         s.Deferred(),
@@ -497,18 +499,18 @@ func (st *Stats) WriteJSON(w io.Writer) error {
 }
 
 // Write prints the stats in format f.
-func (st *Stats) Write(w io.Writer, f TableFormat) error {
+func (st *Stats) Write(w io.Writer, f table.Format) error {
 	switch f {
-	case TablePerf:
+	case table.Perf:
 		return st.WritePerf(w)
-	case TableJSON:
+	case table.JSON:
 		return st.WriteJSON(w)
 	}
 	return st.WriteTable(w)
 }
 
 func share(part, whole uint64) string {
-	return strconv.FormatFloat(percent(part, whole), 'f', 1, 64) + "%"
+	return strconv.FormatFloat(table.Percent(part, whole), 'f', 1, 64) + "%"
 }
 
 // WriteTable prints the stats as tablewriter tables, one per topic.
@@ -524,7 +526,7 @@ func (st *Stats) WriteTable(w io.Writer) error {
 
 	h := st.Header
 	bw.WriteString("Recording\n")
-	t := newTable(bw, []string{"Field", "Value"})
+	t := table.New(bw, []string{"Field", "Value"})
 	abi := map[string]string{"none": "none (no deferred callchains)", "seed": "seed (records without cookie)", "cookie": "cookie (Linux/perf 6.19)"}[h.DeferredABI]
 	span := "-"
 	if h.LastSample > h.FirstSample {
@@ -547,7 +549,7 @@ func (st *Stats) WriteTable(w io.Writer) error {
 	}
 
 	section("Events")
-	t = newTable(bw, []string{"Event", "Sample type", "Freq/period", "Callchain", "Defer", "Samples", "Event count", "Lost samples"}, 5, 6, 7)
+	t = table.New(bw, []string{"Event", "Sample type", "Freq/period", "Callchain", "Defer", "Samples", "Event count", "Lost samples"}, 5, 6, 7)
 	for _, e := range st.Events {
 		fp := "period " + strconv.FormatUint(e.Period, 10)
 		if e.Freq {
@@ -561,7 +563,7 @@ func (st *Stats) WriteTable(w io.Writer) error {
 	}
 
 	section("Records")
-	t = newTable(bw, []string{"Type", "Count", "Share"}, 1, 2)
+	t = table.New(bw, []string{"Type", "Count", "Share"}, 1, 2)
 	var total uint64
 	for _, r := range st.Records {
 		total += r.Count
@@ -579,7 +581,7 @@ func (st *Stats) WriteTable(w io.Writer) error {
 
 	if s := st.Stitch; s != nil {
 		section("Stitching")
-		t = newTable(bw, []string{"Counter", "Value"}, 1)
+		t = table.New(bw, []string{"Counter", "Value"}, 1)
 		for _, kv := range []struct {
 			k string
 			v uint64
@@ -600,7 +602,7 @@ func (st *Stats) WriteTable(w io.Writer) error {
 			return err
 		}
 		if s.RecordsSeed+s.RecordsCookie > 0 {
-			t = newTable(bw, []string{"Samples per record", "Records"}, 1)
+			t = table.New(bw, []string{"Samples per record", "Records"}, 1)
 			for _, b := range s.PerRecordBuckets {
 				t.Append([]string{b.Range, strconv.FormatUint(b.Count, 10)})
 			}
@@ -616,7 +618,7 @@ func (st *Stats) WriteTable(w io.Writer) error {
 		sy.FramesResolved, sy.Frames, share(sy.FramesResolved, sy.Frames),
 		sy.SamplesResolve, sy.Samples, share(sy.WeightResolved, sy.Weight))
 	if len(sy.DSOs) > 0 {
-		t = newTable(bw, []string{"DSO", "Reason", "Unresolved IP weight", "Share", "In chains", "Unresolved frames", "Frames"}, 2, 3, 4, 5, 6)
+		t = table.New(bw, []string{"DSO", "Reason", "Unresolved IP weight", "Share", "In chains", "Unresolved frames", "Frames"}, 2, 3, 4, 5, 6)
 		for _, d := range sy.DSOs {
 			t.Append([]string{d.DSO, d.Reason, strconv.FormatUint(d.UnresolvedWeight, 10), share(d.UnresolvedWeight, sy.Weight),
 				share(d.ChainWeight, sy.Weight), strconv.FormatUint(d.Unresolved, 10), strconv.FormatUint(d.Frames, 10)})
@@ -628,4 +630,4 @@ func (st *Stats) WriteTable(w io.Writer) error {
 	return bw.Flush()
 }
 
-var _ RecordSink = (*StatsCollector)(nil)
+var _ output.RecordSink = (*Collector)(nil)

@@ -1,4 +1,4 @@
-package output
+package report
 
 // rbOrder sorts items the way perf sorts histogram entries for output:
 // each item is inserted, in turn, into a red-black tree, going left while

@@ -1,6 +1,8 @@
-package output
+package report
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestChainChildrenTreeShape checks that a chain joins the child perf's
 // rb_root_in search reaches, not the one a total order would find: entries

@@ -1,4 +1,4 @@
-package output
+package report
 
 import (
 	"bufio"
@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/table"
 )
 
 // This file prints event groups (perf record -e '{a,b}') the way perf
@@ -162,7 +163,7 @@ func (r *Report) writePerfGroup(bw *bufio.Writer, g *EventGroup) {
 		return func(he *histEntry) string {
 			var b strings.Builder
 			for i, v := range get(rows[he]) {
-				b.WriteString(padLeft(strconv.FormatFloat(percent(v, secs[i].totalPeriod), 'f', 2, 64), 7) + "%")
+				b.WriteString(padLeft(strconv.FormatFloat(table.Percent(v, secs[i].totalPeriod), 'f', 2, 64), 7) + "%")
 			}
 			return b.String()
 		}

@@ -1,4 +1,4 @@
-package output
+package report
 
 import (
 	"fmt"
@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/table"
+	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
@@ -62,50 +64,8 @@ func ParseSortKeys(s string) ([]SortKey, error) {
 	return keys, nil
 }
 
-// TableFormat is the output format of perfstitch report and stats. It
-// implements pflag.Value.
-type TableFormat int
-
-// Table formats.
-const (
-	// TableText is a tablewriter table.
-	TableText TableFormat = iota
-	// TablePerf reproduces perf's own text (perf report --stdio, perf
-	// report --stats).
-	TablePerf
-	// TableJSON is one JSON document.
-	TableJSON
-)
-
-var tableFormatNames = [...]string{"table", "perf", "json"}
-
-// TableFormatNames lists the accepted values of a TableFormat flag.
-func TableFormatNames() []string { return tableFormatNames[:] }
-
-// String returns the format's name.
-func (f TableFormat) String() string {
-	if f >= 0 && int(f) < len(tableFormatNames) {
-		return tableFormatNames[f]
-	}
-	return "tableformat(" + strconv.Itoa(int(f)) + ")"
-}
-
-// Set parses a format name.
-func (f *TableFormat) Set(s string) error {
-	for i, n := range tableFormatNames {
-		if s == n {
-			*f = TableFormat(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown format %q (want table, perf or json)", s)
-}
-
-// Type names the flag value type in help output.
-func (f *TableFormat) Type() string { return "format" }
-
-// ReportOptions configure a [Report].
-type ReportOptions struct {
+// Options configure a [Report].
+type Options struct {
 	// Sort are the sort keys, DefaultSortKeys if empty.
 	Sort []SortKey
 	// Children accumulates each sample's weight into every function of
@@ -146,11 +106,11 @@ type ReportOptions struct {
 
 // Report aggregates samples into perf report's histogram: one section per
 // event, one row per distinct combination of the sort keys. It implements
-// [RecordSink]; side-band records give it perf's DSO creation order (used
+// [output.RecordSink]; side-band records give it perf's DSO creation order (used
 // to break ties between equally heavy call-graph branches) and the lost
 // sample count.
 type Report struct {
-	opts     ReportOptions
+	opts     Options
 	sections []*reportSection
 	byAttr   map[*decode.EventAttr]*reportSection
 	dsoRank  map[string]int
@@ -199,8 +159,8 @@ type histEntry struct {
 	maxDepth      int // longest chain appended (perf's callchain_root.max_depth)
 }
 
-// NewReport returns an empty report.
-func NewReport(opts ReportOptions) *Report {
+// New returns an empty report.
+func New(opts Options) *Report {
 	if len(opts.Sort) == 0 {
 		opts.Sort = DefaultSortKeys()
 	}
@@ -213,7 +173,7 @@ func NewReport(opts ReportOptions) *Report {
 
 // AddRecord notes side-band records: MMAP/MMAP2 give the DSO creation
 // order, LOST_SAMPLES the lost sample count.
-func (r *Report) AddRecord(rec *Record) error {
+func (r *Report) AddRecord(rec *output.Record) error {
 	switch x := rec.Record.(type) {
 	case *decode.Mmap:
 		r.rank(x.Filename)
@@ -254,18 +214,6 @@ func (r *Report) section(attr *decode.EventAttr) *reportSection {
 	r.sections = append(r.sections, s)
 	sort.SliceStable(r.sections, func(i, j int) bool { return r.sections[i].index < r.sections[j].index })
 	return s
-}
-
-// samplePeriod is the sample's weight as perf computes it: the recorded
-// period, else the attr's sample_period.
-func samplePeriod(s *decode.Sample) uint64 {
-	if s.Format&decode.SamplePeriod != 0 {
-		return s.Period
-	}
-	if s.Attr != nil {
-		return s.Attr.SamplePeriod
-	}
-	return 1
 }
 
 func levelOf(s *decode.Sample) byte {
@@ -313,7 +261,7 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 	}
 	s := ev.Sample.Sample
 	sec := r.section(s.Attr)
-	period := samplePeriod(s)
+	period := s.Period
 	sec.nrSamples++
 	sec.totalPeriod += period
 	if s.Format&decode.SampleCallchain != 0 {
@@ -611,20 +559,12 @@ func (r *Report) HasCallchains() bool { return r.hasChains }
 // children reports whether --children is in effect: it needs callchains.
 func (r *Report) children() bool { return r.opts.Children && r.hasChains && !r.opts.Pipe }
 
-// percent returns v as a percentage of total.
-func percent(v, total uint64) float64 {
-	if total == 0 {
-		return 0
-	}
-	return 100.0 * float64(v) / float64(total)
-}
-
 // rowPercent is the overhead a row is filtered by (--percent-limit).
 func (r *Report) rowPercent(he *histEntry, total uint64) float64 {
 	if r.children() {
-		return percent(he.acc, total)
+		return table.Percent(he.acc, total)
 	}
-	return percent(he.self, total)
+	return table.Percent(he.self, total)
 }
 
 // symText is the Symbol column of a row: "[k] name" or "[.] 0x%016x".
@@ -651,4 +591,4 @@ func (he *histEntry) dsoText() string {
 	return he.dso
 }
 
-var _ RecordSink = (*Report)(nil)
+var _ output.RecordSink = (*Report)(nil)
