@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/rbtree"
 	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/symbolize"
@@ -131,7 +132,7 @@ type reportSection struct {
 	index int
 	// entries is perf's hists->entries_in: the entries in the order of
 	// the sort keys' compare functions, looked up through the tree.
-	entries     rbTree[*histEntry]
+	entries     rbtree.Tree[*histEntry]
 	collapsed   bool
 	nrSamples   uint64
 	totalPeriod uint64
@@ -362,12 +363,12 @@ func (r *Report) callerOrder() bool {
 }
 
 func (s *reportSection) findOrAdd(tmpl *histEntry, keys []SortKey) *histEntry {
-	found, _ := s.entries.findOrMake(tmpl, func(a, b *histEntry) int { return compareHist(a, b, keys) }, func() *histEntry {
+	found, _ := s.entries.FindOrInsert(tmpl, func(a, b *histEntry) int { return compareHist(a, b, keys) }, func() *histEntry {
 		he := new(histEntry)
 		*he = *tmpl
 		return he
 	})
-	return found
+	return s.entries.Value(found)
 }
 
 // collapse merges entries that compare equal, as perf's
@@ -388,12 +389,13 @@ func (s *reportSection) collapse(keys []SortKey) {
 	if !needCollapse {
 		return
 	}
-	var out rbTree[*histEntry]
-	for _, he := range s.entries.items() {
-		dst, inserted := out.findOrInsert(he, func(a, b *histEntry) int { return compareHist(a, b, keys) })
+	var out rbtree.Tree[*histEntry]
+	for _, he := range s.entries.Values() {
+		n, inserted := out.FindOrInsert(he, func(a, b *histEntry) int { return compareHist(a, b, keys) }, nil)
 		if inserted {
 			continue
 		}
+		dst := out.Value(n)
 		dst.self += he.self
 		dst.acc += he.acc
 		dst.nrSelf += he.nrSelf
@@ -505,12 +507,12 @@ func compareOutput(a, b *histEntry, keys []SortKey) int {
 func (r *Report) sortedEntries(s *reportSection) []*histEntry {
 	keys := r.opts.Sort
 	s.collapse(keys)
-	rows := s.entries.items()
+	rows := s.entries.Values()
 	children := r.children()
 	caller := r.callerOrder()
 	graphs := r.opts.CallGraph != CallGraphNone // perf: symbol_conf.use_callchain
 	okeys := r.outputKeys()
-	return shown(rbOrder(rows, func(a, b *histEntry) bool {
+	return shown(rbtree.Order(rows, func(a, b *histEntry) bool {
 		if children {
 			if a.acc != b.acc {
 				return a.acc > b.acc

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/rbtree"
 	"github.com/perfstitch/perfstitch/internal/table"
 )
 
@@ -105,24 +106,25 @@ func (r *Report) writePerfGroup(bw *bufio.Writer, g *EventGroup) {
 		return gr
 	}
 	// hists__match: pair leader rows with equal member rows.
-	for _, he := range leader.entries.items() {
+	for _, he := range leader.entries.Values() {
 		gr := row(he)
 		for i := 1; i < len(secs); i++ {
-			if m, ok := secs[i].entries.find(he, cmp); ok {
+			if n := secs[i].entries.Find(he, cmp); n != rbtree.Nil {
+				m := secs[i].entries.Value(n)
 				gr.self[i], gr.acc[i] = m.self, m.acc
 			}
 		}
 	}
 	// hists__link: member rows without a leader row get an empty one.
 	for i := 1; i < len(secs); i++ {
-		for _, m := range secs[i].entries.items() {
-			if _, ok := leader.entries.find(m, cmp); ok {
+		for _, m := range secs[i].entries.Values() {
+			if leader.entries.Find(m, cmp) != rbtree.Nil {
 				continue
 			}
 			dummy := &histEntry{comm: m.comm, tid: m.tid, dso: m.dso, sym: m.sym, start: m.start, ip: m.ip,
 				resolved: m.resolved, inlined: m.inlined, level: m.level}
-			he, _ := leader.entries.findOrInsert(dummy, cmp)
-			gr := row(he)
+			n, _ := leader.entries.FindOrInsert(dummy, cmp, nil)
+			gr := row(leader.entries.Value(n))
 			gr.self[i], gr.acc[i] = m.self, m.acc
 		}
 	}
@@ -136,7 +138,7 @@ func (r *Report) writePerfGroup(bw *bufio.Writer, g *EventGroup) {
 	caller := r.callerOrder()
 	graphs := r.opts.CallGraph != CallGraphNone
 	okeys := r.outputKeys()
-	sorted := shown(rbOrder(leader.entries.items(), func(a, b *histEntry) bool {
+	sorted := shown(rbtree.Order(leader.entries.Values(), func(a, b *histEntry) bool {
 		ga, gb := rows[a], rows[b]
 		if children {
 			if a.acc != b.acc {

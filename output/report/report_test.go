@@ -182,17 +182,6 @@ func TestConvertUnit(t *testing.T) {
 	}
 }
 
-// TestRBOrder checks the red-black insertion order against a plain stable
-// sort for a consistent comparison.
-func TestRBOrder(t *testing.T) {
-	in := []int{5, 3, 9, 1, 3, 7, 2, 8, 5, 0, 6, 4}
-	got := rbOrder(in, func(a, b int) bool { return a > b })
-	want := []int{9, 8, 7, 6, 5, 5, 4, 3, 3, 2, 1, 0}
-	if !cmp.Equal(got, want) {
-		t.Errorf("rbOrder = %v, want %v", got, want)
-	}
-}
-
 func BenchmarkReportAdd(b *testing.B) {
 	evs := testevents.Events()
 	for _, children := range []bool{false, true} {
