@@ -85,7 +85,7 @@ func (c *Collapsed) Add(ev *symbolize.Event) error {
 	}
 	period := uint64(1)
 	if cfg.fields&FieldEvent != 0 {
-		if p := shownPeriod(ev.Sample.Sample); cfg.fields&FieldPeriod != 0 && p != 0 {
+		if p := ev.Sample.Period; cfg.fields&FieldPeriod != 0 && p != 0 {
 			period = p
 		}
 		event := cfg.name

@@ -93,7 +93,7 @@ func (t *Text) appendSampleHeader(b []byte, cfg *evConfig, ev *symbolize.Event) 
 	s := ev.Sample.Sample
 	b = t.appendStart(b, cfg, commOf(ev.Comm, s.TID), s.PID, s.TID, s.CPU, s.Time)
 	if cfg.fields&FieldPeriod != 0 {
-		b = appendUintPad(b, shownPeriod(s), 10)
+		b = appendUintPad(b, s.Period, 10)
 		b = append(b, ' ')
 	}
 	if cfg.fields&FieldEvent != 0 {
