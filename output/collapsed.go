@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
-	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
@@ -173,7 +172,7 @@ type foldedName struct {
 // cached by address: a recording has few distinct frames and many
 // samples.
 func (c *Collapsed) appendFrame(st []byte, fr *symbolize.Frame, ev *symbolize.Event, java bool) []byte {
-	if fr.Cookie && ev.Sample.State != stitch.CookieMismatch {
+	if fr.Cookie && showsCookie(ev.Sample) {
 		return st // "(cookie)": skipped like a process name
 	}
 	if c.opts.Addrs && fr.Symbol == "" {

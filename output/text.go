@@ -184,9 +184,7 @@ func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, un
 	if n := len(frames) - min(max(unwound, 0), len(frames)); n > t.opts.MaxStack {
 		frames = append(frames[:t.opts.MaxStack:t.opts.MaxStack], frames[n:]...)
 	}
-	// perf prints "(cookie)" while the sample is still flagged deferred:
-	// not merged, and not delivered after a cookie mismatch.
-	cookieTag := s == nil || s.State != stitch.CookieMismatch
+	cookieTag := showsCookie(s)
 	if t.lines == nil {
 		t.lines = new([1 << lineBits]lineEntry)
 	}
