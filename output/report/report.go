@@ -1,6 +1,7 @@
 package report
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strconv"
@@ -505,9 +506,16 @@ func compareOutput(a, b *histEntry, keys []SortKey) int {
 
 // sortedEntries returns the section's rows in perf's output order.
 func (r *Report) sortedEntries(s *reportSection) []*histEntry {
-	keys := r.opts.Sort
-	s.collapse(keys)
-	rows := s.entries.Values()
+	s.collapse(r.opts.Sort)
+	return r.outputOrder(s.entries.Values(), s.chains, func(a, b *histEntry) int { return cmp.Compare(a.self, b.self) })
+}
+
+// outputOrder returns the rows a thread filter shows in perf's output
+// order (hists__output_resort): by children overhead with --children,
+// then by self overhead as compareSelf says (positive: a is heavier),
+// then by the output sort keys; chains says the event's samples carry
+// callchains. Entries that tie keep the order perf's rb-tree gives them.
+func (r *Report) outputOrder(rows []*histEntry, chains bool, compareSelf func(a, b *histEntry) int) []*histEntry {
 	children := r.children()
 	caller := r.callerOrder()
 	graphs := r.opts.CallGraph != CallGraphNone // perf: symbol_conf.use_callchain
@@ -519,12 +527,12 @@ func (r *Report) sortedEntries(s *reportSection) []*histEntry {
 			}
 			// perf's __hpp__sort_acc: within one thread, put callers
 			// above callees when they weigh the same.
-			if a.tid == b.tid && s.chains && graphs && a.maxDepth != b.maxDepth {
+			if a.tid == b.tid && chains && graphs && a.maxDepth != b.maxDepth {
 				return (a.maxDepth > b.maxDepth) == caller
 			}
 		}
-		if a.self != b.self {
-			return a.self > b.self
+		if c := compareSelf(a, b); c != 0 {
+			return c > 0
 		}
 		return compareOutput(a, b, okeys) < 0
 	}))
