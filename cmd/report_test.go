@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -117,7 +116,7 @@ func TestReportCorpus(t *testing.T) {
 				identical++
 				continue
 			}
-			d := firstLineDiff(have, string(want))
+			d := testfixture.FirstDiff([]byte(have), want)
 			if why, ok := knownReportDiffs[c.Name]; ok {
 				t.Logf("%s/%s differs (known: %s) at %s", c.Name, g.golden, why, d)
 				continue
@@ -126,23 +125,6 @@ func TestReportCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d/%d report goldens byte-identical", identical, total)
-}
-
-func firstLineDiff(have, want string) string {
-	hl, wl := strings.Split(have, "\n"), strings.Split(want, "\n")
-	for i := 0; i < len(hl) || i < len(wl); i++ {
-		var h, w string
-		if i < len(hl) {
-			h = hl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if h != w {
-			return fmt.Sprintf("line %d:\n\thave %q\n\twant %q", i+1, h, w)
-		}
-	}
-	return "(equal)"
 }
 
 // TestReportFormats checks that the table and JSON formats carry the same
@@ -203,7 +185,7 @@ func TestReportDeferredSimulated(t *testing.T) {
 		}
 		have := runCmd(t, "report", "--format", "perf", "-i", path, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
 		if have != string(want) {
-			t.Errorf("%+v: report of the deferred file differs from perf's report of the original at %s", opts, firstLineDiff(have, string(want)))
+			t.Errorf("%+v: report of the deferred file differs from perf's report of the original at %s", opts, testfixture.FirstDiff([]byte(have), want))
 		}
 	}
 }

@@ -62,7 +62,7 @@ func TestStatsCorpus(t *testing.T) {
 		}
 		have := runCmd(t, "stats", "--format", "perf", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
 		if have != string(want) {
-			t.Errorf("%s: stats differ at %s", c.Name, firstLineDiff(have, string(want)))
+			t.Errorf("%s: stats differ at %s", c.Name, testfixture.FirstDiff([]byte(have), want))
 		}
 	}
 }
@@ -317,7 +317,7 @@ func TestStatsExternal(t *testing.T) {
 			t.Logf("%s differs (known: %s)", dir, why)
 			continue
 		}
-		t.Errorf("%s: stats differ at %s", dir, firstLineDiff(have, string(want)))
+		t.Errorf("%s: stats differ at %s", dir, testfixture.FirstDiff([]byte(have), want))
 	}
 	t.Logf("%d/%d external stats goldens byte-identical", identical, total)
 }

@@ -2,10 +2,10 @@ package output
 
 import (
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/symbolize"
@@ -36,14 +36,14 @@ type Collapsed struct {
 	w    *asyncWriter
 	warn io.Writer
 	opts CollapsedOptions
-	text *Text // perf script's default-field configuration and header
+	set  eventSet // perf script's default fields, per event
 
 	counts    map[string]*uint64
 	filter    string
 	defaulted bool
 	warned    bool
 	stack     []byte
-	hdr       []byte
+	head      []byte
 	names     *[1 << foldedBits]foldedName
 }
 
@@ -61,19 +61,15 @@ func NewCollapsed(w io.Writer, warn io.Writer, attrs func() []*decode.EventAttr,
 		w:      newAsyncWriter(w, bufferSize),
 		warn:   warn,
 		opts:   opts,
-		text:   NewText(io.Discard, attrs, TextOptions{}),
+		set:    eventSet{attrs: attrs},
 		counts: make(map[string]*uint64),
 		filter: opts.EventFilter,
 	}
 }
 
-// headerRE is stackcollapse-perf.pl's "event record start" pattern, used
-// only for the rare comms that the fast path cannot split the same way.
-var headerRE = regexp.MustCompile(`^(\S.+?)\s+(\d+)/*(\d+)*\s+`)
-
 // Add folds one sample.
 func (c *Collapsed) Add(ev *symbolize.Event) error {
-	cfg, err := c.text.set.config(ev.Attr)
+	cfg, err := c.set.config(ev.Attr)
 	if err != nil || cfg == nil || cfg.fields == 0 {
 		return err
 	}
@@ -134,12 +130,11 @@ func (c *Collapsed) pname(cfg *evConfig, ev *symbolize.Event) (string, bool) {
 	comm := commOf(ev.Comm, ev.Sample.TID)
 	name := comm
 	if len(comm) < 2 || strings.ContainsAny(comm, " \t\n\r\f\v") || cfg.fields&FieldComm == 0 {
-		c.hdr = c.text.appendSampleHeader(c.hdr[:0], cfg, ev)
-		m := headerRE.FindSubmatch(c.hdr)
-		if m == nil {
+		c.head = c.appendHead(c.head[:0], cfg, ev)
+		var ok bool
+		if name, ok = headName(c.head); !ok {
 			return "", false
 		}
-		name = string(m[1])
 	}
 	switch {
 	case c.opts.TID:
@@ -154,6 +149,99 @@ func (c *Collapsed) pname(cfg *evConfig, ev *symbolize.Event) (string, bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// appendHead appends the start of the line perf script prints for a
+// sample with a callchain, as far as stackcollapse-perf.pl's pattern for
+// the process name can reach: the comm, then the default fields (tid, never
+// pid; cpu; time in microseconds; period; event). The period, a number
+// between blanks, is always printed, so every match ends by then; the addr
+// of raw events comes last with no blank after it and cannot end one.
+func (c *Collapsed) appendHead(b []byte, cfg *evConfig, ev *symbolize.Event) []byte {
+	s := ev.Sample.Sample
+	f := cfg.fields
+	if f&FieldComm != 0 {
+		b = append(b, commOf(ev.Comm, s.TID)...)
+		b = append(b, ' ')
+	}
+	if f&FieldTID != 0 {
+		b = appendIntPad(b, int64(s.TID), 5)
+		b = append(b, ' ')
+	}
+	if f&FieldCPU != 0 {
+		b = append(b, '[')
+		if c := int64(int32(s.CPU)); c < 0 {
+			b = appendZeroPad(append(b, '-'), uint64(-c), 2)
+		} else {
+			b = appendZeroPad(b, uint64(c), 3)
+		}
+		b = append(b, ']', ' ')
+	}
+	if f&FieldTime != 0 {
+		var tmp [32]byte
+		ts := appendZeroPad(append(strconv.AppendUint(tmp[:0], s.Time/1e9, 10), '.'), s.Time%1e9/1000, 6)
+		b = append(appendPadLeftBytes(b, ts, 12), ':', ' ')
+	}
+	if f&FieldPeriod != 0 {
+		b = append(appendUintPad(b, s.Period, 10), ' ')
+	}
+	if f&FieldEvent != 0 {
+		b = append(appendPadLeft(b, cfg.name, c.set.nameWidth), ':', ' ')
+	}
+	return b
+}
+
+// headName returns the process name stackcollapse-perf.pl takes from the
+// start of a sample's line, head: what its pattern
+// ^(\S.+?)\s+(\d+)/*(\d+)*\s+ captures as Go's regexp reads it. That is
+// the shortest run of at least two characters (UTF-8 runes) from a
+// non-blank one, without a line break, that blanks, a number (pid, or
+// pid/tid) and a blank follow; blanks are tab, line feed, form feed,
+// carriage return and space.
+func headName(head []byte) (string, bool) {
+	if len(head) == 0 || isBlank(head[0]) {
+		return "", false
+	}
+	_, p := utf8.DecodeRune(head)
+	for p < len(head) {
+		r, n := utf8.DecodeRune(head[p:])
+		if r == '\n' {
+			return "", false
+		}
+		p += n
+		if numberFollows(head[p:]) {
+			return string(head[:p]), true
+		}
+	}
+	return "", false
+}
+
+// numberFollows reports whether s starts with blanks, digits, slashes,
+// digits (the last two optional) and a blank.
+func numberFollows(s []byte) bool {
+	i := 0
+	for i < len(s) && isBlank(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	if i == 0 || j == i {
+		return false
+	}
+	for j < len(s) && s[j] == '/' {
+		j++
+	}
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	return j < len(s) && isBlank(s[j])
+}
+
+// isBlank is \s of Go's regexp.
+func isBlank(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
 }
 
 // foldedName caches the folded name of the frames at one address (key); sym, dso and java are what the name was computed from (a

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -13,25 +12,6 @@ import (
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
-
-// firstDiff describes the first line where have and want differ.
-func firstDiff(have, want []byte) string {
-	hl := strings.Split(string(have), "\n")
-	wl := strings.Split(string(want), "\n")
-	for i := 0; i < len(hl) || i < len(wl); i++ {
-		var h, w string
-		if i < len(hl) {
-			h = hl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if h != w {
-			return fmt.Sprintf("line %d:\n\thave %q\n\twant %q", i+1, h, w)
-		}
-	}
-	return ""
-}
 
 func buildReport(events []*symbolize.Event, order []string, opts Options) *Report {
 	r := New(opts)
@@ -66,7 +46,7 @@ func TestReportPerfFromScript(t *testing.T) {
 				t.Fatal(err)
 			}
 			total++
-			if d := firstDiff(buf.Bytes(), want); d != "" {
+			if d := testfixture.FirstDiff(buf.Bytes(), want); d != "" {
 				if c.Name == "dwarf" {
 					// The "(inlined)" lines of script.txt do not name
 					// their DSO, so scriptEvents cannot rebuild those
