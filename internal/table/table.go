@@ -4,6 +4,8 @@
 package table
 
 import (
+	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/olekukonko/tablewriter"
@@ -42,4 +44,15 @@ func Percent(v, total uint64) float64 {
 		return 0
 	}
 	return 100.0 * float64(v) / float64(total)
+}
+
+// WriteJSON prints v as one indented JSON document; what names the
+// document in errors ("report", "stats").
+func WriteJSON(w io.Writer, v any, what string) error {
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return fmt.Errorf("%s json: %w", what, err)
+	}
+	return nil
 }

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
@@ -208,12 +207,7 @@ func graphJSON(nodes []*chainNode, total uint64) []GraphNodeJSON {
 
 // WriteJSON prints the report as one indented JSON document.
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r.JSON()); err != nil {
-		return fmt.Errorf("report json: %w", err)
-	}
-	return nil
+	return table.WriteJSON(w, r.JSON(), "report")
 }
 
 // Write prints the report in format f.

@@ -2,7 +2,6 @@ package stats
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"slices"
@@ -545,12 +544,7 @@ func (st *Stats) WritePerf(w io.Writer) error {
 
 // WriteJSON prints the stats as one indented JSON document.
 func (st *Stats) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(st); err != nil {
-		return fmt.Errorf("stats json: %w", err)
-	}
-	return nil
+	return table.WriteJSON(w, st, "stats")
 }
 
 // Write prints the stats in format f.
