@@ -2,6 +2,7 @@ package table
 
 import (
 	"fmt"
+	"io"
 	"strconv"
 )
 
@@ -46,3 +47,22 @@ func (f *Format) Set(s string) error {
 
 // Type names the flag value type in help output.
 func (f *Format) Type() string { return "format" }
+
+// Document is what can be printed in every Format: the report and the
+// stats.
+type Document interface {
+	WriteTable(w io.Writer) error
+	WritePerf(w io.Writer) error
+	WriteJSON(w io.Writer) error
+}
+
+// Write prints d in format f.
+func Write(w io.Writer, f Format, d Document) error {
+	switch f {
+	case Perf:
+		return d.WritePerf(w)
+	case JSON:
+		return d.WriteJSON(w)
+	}
+	return d.WriteTable(w)
+}

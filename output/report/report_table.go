@@ -212,11 +212,5 @@ func (r *Report) WriteJSON(w io.Writer) error {
 
 // Write prints the report in format f.
 func (r *Report) Write(w io.Writer, f table.Format) error {
-	switch f {
-	case table.Perf:
-		return r.WritePerf(w)
-	case table.JSON:
-		return r.WriteJSON(w)
-	}
-	return r.WriteTable(w)
+	return table.Write(w, f, r)
 }

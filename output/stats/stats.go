@@ -549,13 +549,7 @@ func (st *Stats) WriteJSON(w io.Writer) error {
 
 // Write prints the stats in format f.
 func (st *Stats) Write(w io.Writer, f table.Format) error {
-	switch f {
-	case table.Perf:
-		return st.WritePerf(w)
-	case table.JSON:
-		return st.WriteJSON(w)
-	}
-	return st.WriteTable(w)
+	return table.Write(w, f, st)
 }
 
 func share(part, whole uint64) string {
