@@ -28,7 +28,7 @@ var layers = map[string]int{
 	"encode":    0, // the writer: the inverse of decode (used by the simulate command)
 	"stitch":    1,
 	"symbolize": 2,
-	"output":    3,
+	"output":    3, // with output/report and output/stats
 	"cmd":       4,
 	".":         5, // main
 }
