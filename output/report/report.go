@@ -432,7 +432,16 @@ func cmpWrap(a, b uint64) int {
 // compareHist is perf's hist_entry__cmp/collapse: the order of the
 // collapsed tree, which decides the order of rows that tie in the output
 // sort. Negative when a sorts first.
-func compareHist(a, b *histEntry, keys []SortKey) int {
+func compareHist(a, b *histEntry, keys []SortKey) int { return compareKeys(a, b, keys, false) }
+
+// compareOutput is the output sort of perf's hists__output_resort for the
+// sort keys (se_sort, else se_cmp); 0 keeps the collapsed order.
+func compareOutput(a, b *histEntry, keys []SortKey) int { return compareKeys(a, b, keys, true) }
+
+// compareKeys compares by each sort key in turn. The keys compare the same
+// way in both orders but for the symbol, which the output sort compares by
+// name (sort__sym_sort) and the tree by address (sort__sym_cmp).
+func compareKeys(a, b *histEntry, keys []SortKey, output bool) int {
 	for _, k := range keys {
 		c := 0
 		switch k {
@@ -443,24 +452,10 @@ func compareHist(a, b *histEntry, keys []SortKey) int {
 		case SortDSO:
 			c = compareDSO(a, b)
 		case SortSym:
-			switch {
-			case !a.resolved && !b.resolved:
-				c = cmpWrap(a.ip, b.ip)
-			default:
-				if c = compareDSO(a, b); c != 0 {
-					break
-				}
-				if !a.resolved || !b.resolved {
-					// resolved entries first
-					c = -cmpNull(!a.resolved, !b.resolved)
-					break
-				}
-				if a.inlined || b.inlined {
-					if c = strings.Compare(b.sym, a.sym); c != 0 {
-						break
-					}
-				}
-				c = cmpWrap(a.start, b.start)
+			if output {
+				c = sortSym(a, b)
+			} else {
+				c = compareSym(a, b)
 			}
 		}
 		if c != 0 {
@@ -468,6 +463,34 @@ func compareHist(a, b *histEntry, keys []SortKey) int {
 		}
 	}
 	return 0
+}
+
+// compareSym is sort__sym_cmp: unresolved entries by address, the others
+// by DSO, resolved ones first, inlined ones by name, then by symbol start.
+func compareSym(a, b *histEntry) int {
+	if !a.resolved && !b.resolved {
+		return cmpWrap(a.ip, b.ip)
+	}
+	if c := compareDSO(a, b); c != 0 {
+		return c
+	}
+	if !a.resolved || !b.resolved {
+		return -cmpNull(!a.resolved, !b.resolved) // resolved entries first
+	}
+	if a.inlined || b.inlined {
+		if c := strings.Compare(b.sym, a.sym); c != 0 {
+			return c
+		}
+	}
+	return cmpWrap(a.start, b.start)
+}
+
+// sortSym is sort__sym_sort: resolved entries first, by name.
+func sortSym(a, b *histEntry) int {
+	if !a.resolved || !b.resolved {
+		return -cmpNull(!a.resolved, !b.resolved)
+	}
+	return strings.Compare(a.sym, b.sym)
 }
 
 // compareDSO orders by short name, entries without a map last.
@@ -476,32 +499,6 @@ func compareDSO(a, b *histEntry) int {
 		return -cmpNull(a.dso == "", b.dso == "")
 	}
 	return strings.Compare(a.dso, b.dso)
-}
-
-// compareOutput is the output sort of perf's hists__output_resort for the
-// sort keys (se_sort, else se_cmp); 0 keeps the collapsed order.
-func compareOutput(a, b *histEntry, keys []SortKey) int {
-	for _, k := range keys {
-		c := 0
-		switch k {
-		case SortComm:
-			c = strings.Compare(a.comm, b.comm)
-		case SortPID:
-			c = int(a.tid) - int(b.tid)
-		case SortDSO:
-			c = compareDSO(a, b)
-		case SortSym:
-			if !a.resolved || !b.resolved {
-				c = -cmpNull(!a.resolved, !b.resolved)
-			} else {
-				c = strings.Compare(a.sym, b.sym)
-			}
-		}
-		if c != 0 {
-			return c
-		}
-	}
-	return 0
 }
 
 // sortedEntries returns the section's rows in perf's output order.
