@@ -13,7 +13,7 @@ import (
 
 	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/iostreams"
-	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/output/report"
 	"github.com/perfstitch/perfstitch/session"
 )
 
@@ -87,9 +87,9 @@ func (f *Filter) session() session.Filter {
 
 // only returns the single value of each --comms, --dsos and --symbols
 // filter that names exactly one, by the sort key it belongs to.
-func (f *Filter) only() map[output.SortKey]string {
-	m := map[output.SortKey]string{}
-	for k, l := range map[output.SortKey]StringList{output.SortComm: f.Comms, output.SortDSO: f.DSOs, output.SortSym: f.Symbols} {
+func (f *Filter) only() map[report.SortKey]string {
+	m := map[report.SortKey]string{}
+	for k, l := range map[report.SortKey]StringList{report.SortComm: f.Comms, report.SortDSO: f.DSOs, report.SortSym: f.Symbols} {
 		if len(l) == 1 {
 			m[k] = l[0]
 		}

@@ -10,7 +10,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/output/report"
 	"github.com/perfstitch/perfstitch/session"
 )
 
@@ -21,14 +23,14 @@ type ReportOptions struct {
 	// Format is the output format; FormatSet says --format (or --stdio)
 	// was given. Without it the format is a table on a terminal and
 	// perf's --stdio text otherwise.
-	Format    output.TableFormat
+	Format    table.Format
 	FormatSet bool
 
-	Sort         []output.SortKey
+	Sort         []report.SortKey
 	Children     bool
-	CallGraph    output.CallGraphMode
+	CallGraph    report.CallGraphMode
 	GraphLimit   float64
-	Order        output.CallOrder
+	Order        report.CallOrder
 	PercentLimit float64
 	// CallGraphSet says -g was given (and not "none"): then, as in perf,
 	// a recording without callchains is an error.
@@ -67,7 +69,7 @@ json gives the rows and call graphs as data.`,
 			if err := opts.Common.complete(args); err != nil {
 				return err
 			}
-			keys, err := output.ParseSortKeys(sortKeys)
+			keys, err := report.ParseSortKeys(sortKeys)
 			if err != nil {
 				return FlagErrorf("--sort: %w", err)
 			}
@@ -76,9 +78,9 @@ json gives the rows and call graphs as data.`,
 				return FlagErrorf("--call-graph: %w", err)
 			}
 			if inverted {
-				opts.Order = output.OrderCaller
+				opts.Order = report.OrderCaller
 			}
-			opts.CallGraphSet = c.Flags().Changed("call-graph") && opts.CallGraph != output.CallGraphNone
+			opts.CallGraphSet = c.Flags().Changed("call-graph") && opts.CallGraph != report.CallGraphNone
 			if pctLimit != "" {
 				v, err := strconv.ParseFloat(strings.TrimSuffix(pctLimit, "%"), 64)
 				if err != nil || v < 0 || v > 100 {
@@ -89,10 +91,10 @@ json gives the rows and call graphs as data.`,
 			}
 			opts.FormatSet = c.Flags().Changed("format")
 			if stdio {
-				if opts.FormatSet && opts.Format != output.TablePerf {
+				if opts.FormatSet && opts.Format != table.Perf {
 					return FlagErrorf("--stdio conflicts with --format %s", opts.Format)
 				}
-				opts.Format, opts.FormatSet = output.TablePerf, true
+				opts.Format, opts.FormatSet = table.Perf, true
 			}
 			if runF != nil {
 				return runF(opts)
@@ -104,7 +106,7 @@ json gives the rows and call graphs as data.`,
 	fs := cmd.Flags()
 	fs.Var(&opts.Format, "format", "output format: table, perf or json")
 	fs.Lookup("format").DefValue = "table on a terminal, perf otherwise"
-	enumFlag(cmd, "format", output.TableFormatNames())
+	enumFlag(cmd, "format", table.FormatNames())
 	fs.BoolVar(&stdio, "stdio", false, "same as --format perf")
 	fs.VarP(&opts.Common.Filter.DSOs, "dsos", "d", "only show samples in these DSOs (short or full names, comma-separated)")
 	fs.StringVarP(&sortKeys, "sort", "s", "comm,dso,sym", "sort keys, comma-separated: comm, pid, dso, sym")
@@ -126,10 +128,10 @@ func parseCallGraph(s string, opts *ReportOptions) error {
 		case "":
 			continue
 		case "caller":
-			opts.Order = output.OrderCaller
+			opts.Order = report.OrderCaller
 			continue
 		case "callee":
-			opts.Order = output.OrderCallee
+			opts.Order = report.OrderCallee
 			continue
 		}
 		if v, err := strconv.ParseFloat(part, 64); err == nil {
@@ -139,7 +141,7 @@ func parseCallGraph(s string, opts *ReportOptions) error {
 			opts.GraphLimit = v
 			continue
 		}
-		m, err := output.ParseCallGraphMode(part)
+		m, err := report.ParseCallGraphMode(part)
 		if err != nil {
 			return err
 		}
@@ -160,12 +162,12 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 	defer p.Close()
 	format := opts.Format
 	if !opts.FormatSet {
-		format = output.TablePerf
+		format = table.Perf
 		if opts.Common.IO.OutIsTerminal {
-			format = output.TableText
+			format = table.Text
 		}
 	}
-	rep := output.NewReport(output.ReportOptions{
+	rep := report.New(report.Options{
 		Sort:           opts.Sort,
 		Children:       opts.Children,
 		CallGraph:      opts.CallGraph,
@@ -176,7 +178,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		Only:           opts.Common.Filter.only(),
 		DSOFilter:      len(opts.Common.Filter.DSOs) > 0,
 		// perf's pipe-mode quirk only where perf's text is wanted.
-		Pipe: p.File().Header.Pipe && format == output.TablePerf,
+		Pipe: p.File().Header.Pipe && format == table.Perf,
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.
@@ -206,7 +208,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 	if readErr == nil && opts.CallGraphSet && !rep.HasCallchains() {
 		return errors.New("call graphs requested (-g) but the recording has no callchains; record with perf record -g")
 	}
-	rep.SetGroups(output.GroupsFromMeta(p.File().Attrs, p.File().Meta.GroupDesc))
+	rep.SetGroups(report.GroupsFromMeta(p.File().Attrs, p.File().Meta.GroupDesc))
 	if err := rep.Write(opts.Common.IO.Out, format); err != nil {
 		return err
 	}

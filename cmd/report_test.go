@@ -5,7 +5,6 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -17,8 +16,9 @@ import (
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/deferralsim"
 	"github.com/perfstitch/perfstitch/internal/iostreams"
+	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
-	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/output/report"
 )
 
 // hermeticFactory returns a factory whose environment is empty (no
@@ -45,17 +45,17 @@ func TestNewCmdReport(t *testing.T) {
 		want    ReportOptions
 		wantErr string
 	}{
-		{args: "", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
+		{args: "", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
 		{args: "x.data --no-children --sort comm,dso,sym --format perf",
-			want: ReportOptions{Common: CommonOptions{Input: "x.data"}, Format: output.TablePerf, FormatSet: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
+			want: ReportOptions{Common: CommonOptions{Input: "x.data"}, Format: table.Perf, FormatSet: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
 		{args: "--stdio -s sym,pid -g folded,2,callee",
-			want: ReportOptions{Format: output.TablePerf, FormatSet: true, Children: true, CallGraph: output.CallGraphFolded, GraphLimit: 2, Order: output.OrderCallee, Sort: []output.SortKey{output.SortSym, output.SortPID}, CallGraphSet: true}},
+			want: ReportOptions{Format: table.Perf, FormatSet: true, Children: true, CallGraph: report.CallGraphFolded, GraphLimit: 2, Order: report.OrderCallee, Sort: []report.SortKey{report.SortSym, report.SortPID}, CallGraphSet: true}},
 		{args: "-G --percent-limit 5 -g none --format json",
-			want: ReportOptions{Format: output.TableJSON, FormatSet: true, Children: true, CallGraph: output.CallGraphNone, GraphLimit: 5, PercentLimit: 5, Order: output.OrderCaller, Sort: output.DefaultSortKeys()}},
+			want: ReportOptions{Format: table.JSON, FormatSet: true, Children: true, CallGraph: report.CallGraphNone, GraphLimit: 5, PercentLimit: 5, Order: report.OrderCaller, Sort: report.DefaultSortKeys()}},
 		// --children and --no-children are one option: the last wins.
-		{args: "--no-children --children", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
-		{args: "--children --no-children", want: ReportOptions{GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
-		{args: "--no-children=false", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: output.DefaultSortKeys()}},
+		{args: "--no-children --children", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
+		{args: "--children --no-children", want: ReportOptions{GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
+		{args: "--no-children=false", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
 		{args: "--sort bogus", wantErr: `--sort: unknown sort key "bogus"`},
 		{args: "-g wiggly", wantErr: `--call-graph: unknown call-graph mode "wiggly"`},
 		{args: "--percent-limit lots", wantErr: `--percent-limit: "lots" is not a percentage`},
@@ -116,7 +116,7 @@ func TestReportCorpus(t *testing.T) {
 				identical++
 				continue
 			}
-			d := firstLineDiff(have, string(want))
+			d := testfixture.FirstDiff([]byte(have), want)
 			if why, ok := knownReportDiffs[c.Name]; ok {
 				t.Logf("%s/%s differs (known: %s) at %s", c.Name, g.golden, why, d)
 				continue
@@ -125,23 +125,6 @@ func TestReportCorpus(t *testing.T) {
 		}
 	}
 	t.Logf("%d/%d report goldens byte-identical", identical, total)
-}
-
-func firstLineDiff(have, want string) string {
-	hl, wl := strings.Split(have, "\n"), strings.Split(want, "\n")
-	for i := 0; i < len(hl) || i < len(wl); i++ {
-		var h, w string
-		if i < len(hl) {
-			h = hl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if h != w {
-			return fmt.Sprintf("line %d:\n\thave %q\n\twant %q", i+1, h, w)
-		}
-	}
-	return "(equal)"
 }
 
 // TestReportFormats checks that the table and JSON formats carry the same
@@ -202,7 +185,7 @@ func TestReportDeferredSimulated(t *testing.T) {
 		}
 		have := runCmd(t, "report", "--format", "perf", "-i", path, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
 		if have != string(want) {
-			t.Errorf("%+v: report of the deferred file differs from perf's report of the original at %s", opts, firstLineDiff(have, string(want)))
+			t.Errorf("%+v: report of the deferred file differs from perf's report of the original at %s", opts, testfixture.FirstDiff([]byte(have), want))
 		}
 	}
 }

@@ -163,7 +163,9 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 			MaxStack:      opts.MaxStack,
 		})
 	case output.FormatCollapsed:
-		sink = output.NewCollapsed(opts.IO.Out, opts.IO.ErrOut, p.Attrs, opts.Collapsed)
+		co := opts.Collapsed
+		co.Compat = opts.dialect()
+		sink = output.NewCollapsed(opts.IO.Out, opts.IO.ErrOut, p.Attrs, co)
 	default:
 		return errors.New("unknown format")
 	}

@@ -31,14 +31,14 @@ func TestScriptCorpus(t *testing.T) {
 			if code != ExitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			check(t, c.Golden("script.txt"), out.Bytes())
+			testfixture.MatchFile(t, c.Golden("script.txt"), out.Bytes())
 			if noInline := c.Golden("script-noinline.txt"); fileExists(noInline) {
 				f, out, errOut := testFactory()
 				code := Run(context.Background(), f, []string{"script", "--compat", "6.1", "--no-inline", "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data})
 				if code != ExitOK {
 					t.Fatalf("--no-inline: exit %d: %s", code, errOut)
 				}
-				check(t, noInline, out.Bytes())
+				testfixture.MatchFile(t, noInline, out.Bytes())
 			}
 
 			fields := "comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,period"
@@ -84,11 +84,11 @@ func TestScriptCorpus(t *testing.T) {
 					t.Fatal(err)
 				}
 			}
-			check(t, c.Golden("script-F.txt"), bF.Bytes())
-			check(t, c.Golden("script-nocallchain.txt"), bG.Bytes())
-			check(t, c.Golden("script-events.txt"), bEv.Bytes())
-			check(t, c.Golden("collapsed.txt"), bCol.Bytes())
-			check(t, c.Golden("collapsed-all.txt"), bAll.Bytes())
+			testfixture.MatchFile(t, c.Golden("script-F.txt"), bF.Bytes())
+			testfixture.MatchFile(t, c.Golden("script-nocallchain.txt"), bG.Bytes())
+			testfixture.MatchFile(t, c.Golden("script-events.txt"), bEv.Bytes())
+			testfixture.MatchFile(t, c.Golden("collapsed.txt"), bCol.Bytes())
+			testfixture.MatchFile(t, c.Golden("collapsed-all.txt"), bAll.Bytes())
 			checkStderr(t, c.Golden("collapsed.txt.stderr"), eCol.Bytes())
 			checkStderr(t, c.Golden("collapsed-all.txt.stderr"), eAll.Bytes())
 		})
@@ -100,19 +100,6 @@ func TestScriptCorpus(t *testing.T) {
 func fileExists(p string) bool {
 	_, err := os.Stat(p)
 	return err == nil
-}
-
-// check reports the first line where got differs from the golden file.
-func check(t *testing.T, golden string, got []byte) {
-	t.Helper()
-	want, err := os.ReadFile(golden)
-	if err != nil {
-		t.Errorf("golden: %v", err)
-		return
-	}
-	if d := firstDiff(got, want); d != "" {
-		t.Errorf("%s: first difference at %s", golden, d)
-	}
 }
 
 // checkStderr compares diagnostics with a *.stderr golden, which exists

@@ -30,7 +30,7 @@ func TestScriptDeferredDemo(t *testing.T) {
 	if code := Run(context.Background(), f, append([]string{"script", "--compat", "6.1"}, args...)); code != ExitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
-	check(t, testfixture.Testdata(t, "demo", "script.txt"), out.Bytes())
+	testfixture.MatchFile(t, testfixture.Testdata(t, "demo", "script.txt"), out.Bytes())
 }
 
 // TestScriptDeferredNoMerge: with --no-merge-callchains the demo prints
@@ -47,12 +47,7 @@ func TestScriptDeferredNoMerge(t *testing.T) {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		golden := filepath.Join("testdata", "demo.no-merge."+ext)
-		if *update {
-			if err := os.WriteFile(golden, out.Bytes(), 0o644); err != nil {
-				t.Fatal(err)
-			}
-		}
-		check(t, golden, out.Bytes())
+		testfixture.Golden(t, golden, out.Bytes())
 		if n, m := bytes.Count(out.Bytes(), []byte("DEFERRED CALLCHAIN [cookie: ")), bytes.Count(out.Bytes(), []byte(" (cookie) ([unknown])\n")); format == "text" && (n == 0 || n != m) {
 			t.Errorf("%d DEFERRED CALLCHAIN blocks, %d cookie lines; want the same non-zero number", n, m)
 		}
@@ -102,7 +97,7 @@ func TestScriptDeferredCorpus(t *testing.T) {
 				if code != ExitOK {
 					t.Fatalf("exit %d: %s", code, errOut)
 				}
-				check(t, c.Golden("script.txt"), out.Bytes())
+				testfixture.MatchFile(t, c.Golden("script.txt"), out.Bytes())
 			})
 		}
 	}

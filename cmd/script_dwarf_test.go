@@ -37,7 +37,7 @@ func checkFlagRuns(t *testing.T, command string, c *testfixture.CorpusCase, runs
 			if code := Run(context.Background(), f, append(args, c.Data)); code != ExitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			check(t, filepath.Join("testdata", dir, r.name+".txt"), out.Bytes())
+			testfixture.MatchFile(t, filepath.Join("testdata", dir, r.name+".txt"), out.Bytes())
 		})
 	}
 }

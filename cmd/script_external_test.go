@@ -45,7 +45,7 @@ func TestScriptExternal(t *testing.T) {
 			f, out, errOut := testFactory()
 			args := append(append([]string{"script"}, isolate...), v.args...)
 			code := Run(context.Background(), f, append(args, data))
-			d := firstDiff(out.Bytes(), want)
+			d := testfixture.FirstDiff(out.Bytes(), want)
 			if code == ExitOK && d == "" {
 				identical++
 				if why, ok := externalKnown[name]; ok {

@@ -42,7 +42,7 @@ func TestScriptPerfFlags(t *testing.T) {
 			if code := Run(context.Background(), f, append(args, filepath.Join(dir, "perf.data"))); code != ExitOK {
 				t.Fatalf("exit %d: %s", code, errOut)
 			}
-			check(t, filepath.Join("testdata", "perf-flags", r.name+".txt"), out.Bytes())
+			testfixture.MatchFile(t, filepath.Join("testdata", "perf-flags", r.name+".txt"), out.Bytes())
 		})
 	}
 }
@@ -66,7 +66,7 @@ func TestScriptCollapsedFlags(t *testing.T) {
 				if code := Run(context.Background(), f, append(args, filepath.Join(dir, "perf.data"))); code != ExitOK {
 					t.Fatalf("exit %d: %s", code, errOut)
 				}
-				check(t, filepath.Join("testdata", "collapsed-flags", c+"."+r.name+".txt"), out.Bytes())
+				testfixture.MatchFile(t, filepath.Join("testdata", "collapsed-flags", c+"."+r.name+".txt"), out.Bytes())
 			})
 		}
 	}

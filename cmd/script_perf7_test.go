@@ -178,7 +178,7 @@ func checkPerf7(t *testing.T, key, dir, symfs, kallsyms string, r perf7Run, norm
 		if normalise {
 			got, want = normaliseSymbols(got), normaliseSymbols(want)
 		}
-		if d := firstDiff(got, want); d != "" {
+		if d := testfixture.FirstDiff(got, want); d != "" {
 			t.Errorf("%s: first difference at %s", r.golden, d)
 		}
 	})

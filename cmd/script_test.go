@@ -3,10 +3,8 @@ package cmd
 import (
 	"bytes"
 	"context"
-	"flag"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -22,43 +20,11 @@ import (
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
 // testFactory returns a Factory on test streams whose environment is
 // empty (no $HOME, so no build-id cache).
 func testFactory() (*Factory, *bytes.Buffer, *bytes.Buffer) {
 	ios, _, out, errOut := iostreams.Test()
 	return &Factory{IO: ios, Getenv: func(string) string { return "" }}, out, errOut
-}
-
-// firstDiff describes the first line where got and want differ, "" if
-// they are equal.
-func firstDiff(got, want []byte) string {
-	if bytes.Equal(got, want) {
-		return ""
-	}
-	g := strings.SplitAfter(string(got), "\n")
-	w := strings.SplitAfter(string(want), "\n")
-	for i := 0; i < len(g) || i < len(w); i++ {
-		var gl, wl string
-		if i < len(g) {
-			gl = g[i]
-		}
-		if i < len(w) {
-			wl = w[i]
-		}
-		if gl != wl {
-			return "line " + strconv.Itoa(i+1) + ":\n\thave " + quote(gl) + "\n\twant " + quote(wl)
-		}
-	}
-	return "outputs differ"
-}
-
-func quote(s string) string {
-	if s == "" {
-		return "(end of output)"
-	}
-	return "\"" + strings.TrimSuffix(strings.ReplaceAll(s, "\t", "\\t"), "\n") + "\""
 }
 
 func TestNewCmdScript(t *testing.T) {
@@ -198,7 +164,7 @@ func TestScriptRun(t *testing.T) {
 					path := filepath.Join(dir, r.golden)
 					if g, ok := strings.CutPrefix(r.golden, "cmd:"); ok {
 						path = filepath.Join("testdata", c+"."+g)
-						if *update && !tty && strings.HasSuffix(g, ".jsonl") {
+						if testfixture.Update() && !tty && strings.HasSuffix(g, ".jsonl") {
 							if err := os.WriteFile(path, out.Bytes(), 0o644); err != nil {
 								t.Fatal(err)
 							}
@@ -208,7 +174,7 @@ func TestScriptRun(t *testing.T) {
 					if err != nil {
 						t.Fatal(err)
 					}
-					if d := firstDiff(out.Bytes(), want); d != "" {
+					if d := testfixture.FirstDiff(out.Bytes(), want); d != "" {
 						t.Errorf("%s differs at %s", path, d)
 					}
 					wantErr := ""
@@ -292,7 +258,7 @@ func TestScriptProgress(t *testing.T) {
 		if err := scriptRun(context.Background(), opts); err != nil {
 			t.Fatal(err)
 		}
-		if d := firstDiff(out.Bytes(), want); d != "" {
+		if d := testfixture.FirstDiff(out.Bytes(), want); d != "" {
 			t.Errorf("tty=%v: output differs at %s", tty, d)
 		}
 		if got := errOut.Len() > 0; got != tty {

@@ -6,7 +6,9 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/output/stats"
 	"github.com/perfstitch/perfstitch/session"
 )
 
@@ -15,7 +17,7 @@ type StatsOptions struct {
 	Common CommonOptions
 	// Format is the output format: a table (default), perf's
 	// `perf report --stats` text, or JSON.
-	Format output.TableFormat
+	Format table.Format
 }
 
 // NewCmdStats builds the stats command; runF replaces the run function in tests.
@@ -47,7 +49,7 @@ most weight ranked first (so you know which binary to supply with --symfs).
 	}
 	addCommonFlags(cmd, &opts.Common)
 	cmd.Flags().Var(&opts.Format, "format", "output format: table, perf or json")
-	enumFlag(cmd, "format", output.TableFormatNames())
+	enumFlag(cmd, "format", table.FormatNames())
 	return cmd
 }
 
@@ -60,7 +62,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 		return err
 	}
 	defer p.Close()
-	col := output.NewStatsCollector()
+	col := stats.NewCollector()
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
 			err = col.Add(ev)
@@ -77,7 +79,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 	if readErr != nil && ctx.Err() != nil {
 		return readErr
 	}
-	st := col.Stats(output.StatsInput{
+	st := col.Stats(stats.Input{
 		File:        p.File(),
 		Records:     p.DecodeStats(),
 		Stitch:      p.StitchStats(),

@@ -10,8 +10,9 @@ import (
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/deferralsim"
+	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
-	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/output/stats"
 )
 
 func TestNewCmdStats(t *testing.T) {
@@ -21,8 +22,8 @@ func TestNewCmdStats(t *testing.T) {
 		wantErr string
 	}{
 		{args: ""},
-		{args: "x.data --format perf", want: StatsOptions{Common: CommonOptions{Input: "x.data"}, Format: output.TablePerf}},
-		{args: "-i y.data --format json", want: StatsOptions{Common: CommonOptions{Input: "y.data"}, Format: output.TableJSON}},
+		{args: "x.data --format perf", want: StatsOptions{Common: CommonOptions{Input: "x.data"}, Format: table.Perf}},
+		{args: "-i y.data --format json", want: StatsOptions{Common: CommonOptions{Input: "y.data"}, Format: table.JSON}},
 		{args: "--format xml", wantErr: `unknown format "xml"`},
 		{args: "a b", wantErr: "accepts at most 1 arg"},
 	}
@@ -61,15 +62,15 @@ func TestStatsCorpus(t *testing.T) {
 		}
 		have := runCmd(t, "stats", "--format", "perf", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
 		if have != string(want) {
-			t.Errorf("%s: stats differ at %s", c.Name, firstLineDiff(have, string(want)))
+			t.Errorf("%s: stats differ at %s", c.Name, testfixture.FirstDiff([]byte(have), want))
 		}
 	}
 }
 
-func statsJSON(tb testing.TB, args ...string) *output.Stats {
+func statsJSON(tb testing.TB, args ...string) *stats.Stats {
 	tb.Helper()
 	out := runCmd(tb, append([]string{"stats", "--format", "json"}, args...)...)
-	var st output.Stats
+	var st stats.Stats
 	if err := json.Unmarshal([]byte(out), &st); err != nil {
 		tb.Fatalf("stats JSON: %v\n%s", err, out)
 	}
@@ -316,7 +317,7 @@ func TestStatsExternal(t *testing.T) {
 			t.Logf("%s differs (known: %s)", dir, why)
 			continue
 		}
-		t.Errorf("%s: stats differ at %s", dir, firstLineDiff(have, string(want)))
+		t.Errorf("%s: stats differ at %s", dir, testfixture.FirstDiff([]byte(have), want))
 	}
 	t.Logf("%d/%d external stats goldens byte-identical", identical, total)
 }

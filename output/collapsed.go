@@ -2,13 +2,13 @@ package output
 
 import (
 	"io"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/perfstitch/perfstitch/decode"
-	"github.com/perfstitch/perfstitch/stitch"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
@@ -28,6 +28,9 @@ type CollapsedOptions struct {
 	// EventFilter keeps only samples of the named event; "" keeps the
 	// event of the first sample (--event-filter).
 	EventFilter string
+	// Compat is the perf release whose perf script output is folded
+	// (--compat); the zero value means [compat.Default].
+	Compat compat.Dialect
 }
 
 // Collapsed aggregates samples into folded stacks, one line per distinct
@@ -37,14 +40,14 @@ type Collapsed struct {
 	w    *asyncWriter
 	warn io.Writer
 	opts CollapsedOptions
-	text *Text // perf script's default-field configuration and header
+	set  eventSet // perf script's default fields, per event
 
 	counts    map[string]*uint64
 	filter    string
 	defaulted bool
 	warned    bool
 	stack     []byte
-	hdr       []byte
+	head      []byte
 	names     *[1 << foldedBits]foldedName
 }
 
@@ -58,23 +61,22 @@ func NewCollapsed(w io.Writer, warn io.Writer, attrs func() []*decode.EventAttr,
 	if opts.All {
 		opts.Kernel, opts.JIT = true, true
 	}
+	if opts.Compat.Version == "" {
+		opts.Compat = compat.Default
+	}
 	return &Collapsed{
 		w:      newAsyncWriter(w, bufferSize),
 		warn:   warn,
 		opts:   opts,
-		text:   NewText(io.Discard, attrs, TextOptions{}),
+		set:    eventSet{attrs: attrs},
 		counts: make(map[string]*uint64),
 		filter: opts.EventFilter,
 	}
 }
 
-// headerRE is stackcollapse-perf.pl's "event record start" pattern, used
-// only for the rare comms that the fast path cannot split the same way.
-var headerRE = regexp.MustCompile(`^(\S.+?)\s+(\d+)/*(\d+)*\s+`)
-
 // Add folds one sample.
 func (c *Collapsed) Add(ev *symbolize.Event) error {
-	cfg, err := c.text.set.config(ev.Attr)
+	cfg, err := c.set.config(ev.Attr)
 	if err != nil || cfg == nil || cfg.fields == 0 {
 		return err
 	}
@@ -85,7 +87,7 @@ func (c *Collapsed) Add(ev *symbolize.Event) error {
 	}
 	period := uint64(1)
 	if cfg.fields&FieldEvent != 0 {
-		if p := shownPeriod(ev.Sample.Sample); cfg.fields&FieldPeriod != 0 && p != 0 {
+		if p := ev.Sample.Period; cfg.fields&FieldPeriod != 0 && p != 0 {
 			period = p
 		}
 		event := cfg.name
@@ -135,12 +137,11 @@ func (c *Collapsed) pname(cfg *evConfig, ev *symbolize.Event) (string, bool) {
 	comm := commOf(ev.Comm, ev.Sample.TID)
 	name := comm
 	if len(comm) < 2 || strings.ContainsAny(comm, " \t\n\r\f\v") || cfg.fields&FieldComm == 0 {
-		c.hdr = c.text.appendSampleHeader(c.hdr[:0], cfg, ev)
-		m := headerRE.FindSubmatch(c.hdr)
-		if m == nil {
+		c.head = c.appendHead(c.head[:0], cfg, ev)
+		var ok bool
+		if name, ok = headName(c.head); !ok {
 			return "", false
 		}
-		name = string(m[1])
 	}
 	switch {
 	case c.opts.TID:
@@ -155,6 +156,99 @@ func (c *Collapsed) pname(cfg *evConfig, ev *symbolize.Event) (string, bool) {
 		return "", false
 	}
 	return name, true
+}
+
+// appendHead appends the start of the line perf script prints for a
+// sample with a callchain, as far as stackcollapse-perf.pl's pattern for
+// the process name can reach: the comm, then the default fields (tid, never
+// pid; cpu; time in microseconds; period; event). The period, a number
+// between blanks, is always printed, so every match ends by then; the addr
+// of raw events comes last with no blank after it and cannot end one.
+func (c *Collapsed) appendHead(b []byte, cfg *evConfig, ev *symbolize.Event) []byte {
+	s := ev.Sample.Sample
+	f := cfg.fields
+	if f&FieldComm != 0 {
+		b = append(b, commOf(ev.Comm, s.TID)...)
+		b = append(b, ' ')
+	}
+	if f&FieldTID != 0 {
+		b = appendIntPad(b, int64(s.TID), c.opts.Compat.PidWidth)
+		b = append(b, ' ')
+	}
+	if f&FieldCPU != 0 {
+		b = append(b, '[')
+		if c := int64(int32(s.CPU)); c < 0 {
+			b = appendZeroPad(append(b, '-'), uint64(-c), 2)
+		} else {
+			b = appendZeroPad(b, uint64(c), 3)
+		}
+		b = append(b, ']', ' ')
+	}
+	if f&FieldTime != 0 {
+		var tmp [32]byte
+		ts := appendZeroPad(append(strconv.AppendUint(tmp[:0], s.Time/1e9, 10), '.'), s.Time%1e9/1000, 6)
+		b = append(appendPadLeftBytes(b, ts, 12), ':', ' ')
+	}
+	if f&FieldPeriod != 0 {
+		b = append(appendUintPad(b, s.Period, 10), ' ')
+	}
+	if f&FieldEvent != 0 {
+		b = append(appendPadLeft(b, cfg.name, c.set.nameWidth), ':', ' ')
+	}
+	return b
+}
+
+// headName returns the process name stackcollapse-perf.pl takes from the
+// start of a sample's line, head: what its pattern
+// ^(\S.+?)\s+(\d+)/*(\d+)*\s+ captures as Go's regexp reads it. That is
+// the shortest run of at least two characters (UTF-8 runes) from a
+// non-blank one, without a line break, that blanks, a number (pid, or
+// pid/tid) and a blank follow; blanks are tab, line feed, form feed,
+// carriage return and space.
+func headName(head []byte) (string, bool) {
+	if len(head) == 0 || isBlank(head[0]) {
+		return "", false
+	}
+	_, p := utf8.DecodeRune(head)
+	for p < len(head) {
+		r, n := utf8.DecodeRune(head[p:])
+		if r == '\n' {
+			return "", false
+		}
+		p += n
+		if numberFollows(head[p:]) {
+			return string(head[:p]), true
+		}
+	}
+	return "", false
+}
+
+// numberFollows reports whether s starts with blanks, digits, slashes,
+// digits (the last two optional) and a blank.
+func numberFollows(s []byte) bool {
+	i := 0
+	for i < len(s) && isBlank(s[i]) {
+		i++
+	}
+	j := i
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	if i == 0 || j == i {
+		return false
+	}
+	for j < len(s) && s[j] == '/' {
+		j++
+	}
+	for j < len(s) && '0' <= s[j] && s[j] <= '9' {
+		j++
+	}
+	return j < len(s) && isBlank(s[j])
+}
+
+// isBlank is \s of Go's regexp.
+func isBlank(b byte) bool {
+	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
 }
 
 // foldedName caches the folded name of the frames at one address (key); sym, dso and java are what the name was computed from (a
@@ -173,7 +267,7 @@ type foldedName struct {
 // cached by address: a recording has few distinct frames and many
 // samples.
 func (c *Collapsed) appendFrame(st []byte, fr *symbolize.Frame, ev *symbolize.Event, java bool) []byte {
-	if fr.Cookie && ev.Sample.State != stitch.CookieMismatch {
+	if fr.Cookie && showsCookie(ev.Sample) {
 		return st // "(cookie)": skipped like a process name
 	}
 	if c.opts.Addrs && fr.Symbol == "" {
@@ -224,7 +318,11 @@ func (c *Collapsed) foldFrame(st []byte, fr *symbolize.Frame, java bool) []byte 
 				f = "unknown"
 			}
 			if c.opts.Addrs {
-				f = "[" + f + " <" + strconv.FormatUint(fr.MapAddr, 16) + ">]"
+				addr := fr.MapAddr
+				if c.opts.Compat.AbsoluteCallchainAddrs {
+					addr = fr.Addr
+				}
+				f = "[" + f + " <" + strconv.FormatUint(addr, 16) + ">]"
 			} else {
 				f = "[" + f + "]"
 			}

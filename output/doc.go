@@ -1,7 +1,9 @@
 // Package output turns resolved events into perf script text, JSON Lines
-// and collapsed stacks (and, in report*.go and stats*.go, tables). It never
-// decodes and never symbolizes: it consumes [symbolize.Event] values and the
-// side-band records the pipeline hands it as [Record] values.
+// and collapsed stacks, one sample at a time. It never decodes and never
+// symbolizes: it consumes [symbolize.Event] values and the side-band
+// records the pipeline hands it as [Record] values. The aggregations that
+// consume the same stream are its subpackages: output/report (perf
+// report's histogram) and output/stats (the cross-stage audit).
 //
 // The text format follows tools/perf/builtin-script.c of perf 6.1
 // (perf_sample__fprintf_start, process_event, the output[] defaults per

@@ -211,7 +211,8 @@ func resolveFields(fs *Fields, attr *decode.EventAttr) (Field, error) {
 		return 0, err
 	}
 	// PERIOD is not checked: perf 6.1 prints attr.sample_period for
-	// samples without PERF_SAMPLE_PERIOD (see shownPeriod).
+	// samples without PERF_SAMPLE_PERIOD, which decode puts in
+	// Sample.Period.
 	return fields, nil
 }
 
@@ -219,14 +220,4 @@ func resolveFields(fs *Fields, attr *decode.EventAttr) (Field, error) {
 // were parsed from does not matter). go-cmp uses it.
 func (fs Fields) Equal(o Fields) bool {
 	return fs.Mode == o.Mode && fs.Only == o.Only && fs.Add == o.Add && fs.Remove == o.Remove
-}
-
-// shownPeriod is the period perf shows for s: the sampled one, or the
-// event's sample_period when the samples do not carry one
-// (evsel__parse_sample starts from attr.sample_period).
-func shownPeriod(s *decode.Sample) uint64 {
-	if s.Format&decode.SamplePeriod != 0 || s.Attr == nil {
-		return s.Period
-	}
-	return s.Attr.SamplePeriod
 }

@@ -37,24 +37,6 @@ func NewJSON(w io.Writer, attrs func() []*decode.EventAttr, opts JSONOptions) *J
 	return &JSON{w: newAsyncWriter(w, bufferSize), opts: opts, attrs: attrs, buf: make([]byte, 0, 4096)}
 }
 
-// reasonNames are the JSON names of symbolize.Reason values.
-var reasonNames = [...]string{
-	symbolize.Resolved:        "resolved",
-	symbolize.NoMap:           "no-map",
-	symbolize.NotFound:        "dso-not-found",
-	symbolize.BuildIDMismatch: "build-id-mismatch",
-	symbolize.NoSymbols:       "no-symbol",
-	symbolize.NoKallsyms:      "no-kallsyms",
-	symbolize.Special:         "special",
-}
-
-func reasonName(r symbolize.Reason) string {
-	if int(r) < len(reasonNames) && reasonNames[r] != "" {
-		return reasonNames[r]
-	}
-	return "unknown"
-}
-
 var abiNames = [...]string{decode.DeferredNone: "none", decode.DeferredSeed: "seed", decode.DeferredCookie: "cookie"}
 
 // Add writes one sample object.
@@ -174,7 +156,7 @@ func appendFrame(b []byte, f *symbolize.Frame) []byte {
 		if r == symbolize.Resolved {
 			r = symbolize.NoSymbols
 		}
-		b = appendJSONString(b, reasonName(r))
+		b = appendJSONString(b, r.Name())
 	}
 	if f.Cookie {
 		b = append(b, `,"cookie":true`...)

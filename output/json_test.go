@@ -3,6 +3,7 @@ package output
 import (
 	"bufio"
 	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -75,7 +76,7 @@ func TestTextRecords(t *testing.T) {
 		if hide {
 			name = "text-records-G.txt"
 		}
-		golden(t, name, out.Bytes())
+		testfixture.Golden(t, filepath.Join("testdata", name), out.Bytes())
 	}
 }
 
@@ -119,7 +120,7 @@ func TestJSON(t *testing.T) {
 		t.Fatal(err)
 	}
 	validateJSONLines(t, sch, out.Bytes())
-	golden(t, "json.jsonl", out.Bytes())
+	testfixture.Golden(t, filepath.Join("testdata", "json.jsonl"), out.Bytes())
 }
 
 func TestAppendJSONString(t *testing.T) {

@@ -97,7 +97,7 @@ func (t *Text) appendSampleHeader(b []byte, cfg *evConfig, ev *symbolize.Event) 
 	s := ev.Sample.Sample
 	b = t.appendStart(b, cfg, commOf(ev.Comm, s.TID), s.PID, s.TID, s.CPU, s.Time)
 	if cfg.fields&FieldPeriod != 0 {
-		b = appendUintPad(b, shownPeriod(s), 10)
+		b = appendUintPad(b, s.Period, 10)
 		b = append(b, ' ')
 	}
 	if cfg.fields&FieldEvent != 0 {
@@ -189,9 +189,7 @@ func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, un
 	if n := len(frames) - min(max(unwound, 0), len(frames)); n > t.opts.MaxStack {
 		frames = append(frames[:t.opts.MaxStack:t.opts.MaxStack], frames[n:]...)
 	}
-	// perf prints "(cookie)" while the sample is still flagged deferred:
-	// not merged, and not delivered after a cookie mismatch.
-	cookieTag := s == nil || s.State != stitch.CookieMismatch
+	cookieTag := showsCookie(s)
 	if t.lines == nil {
 		t.lines = new([1 << lineBits]lineEntry)
 	}

@@ -2,42 +2,15 @@ package output
 
 import (
 	"bytes"
-	"flag"
-	"os"
 	"path/filepath"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/compat"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
-
-// golden compares got with testdata/name, rewriting it with -update.
-func golden(t *testing.T, name string, got []byte) {
-	t.Helper()
-	path := filepath.Join("testdata", name)
-	if *update {
-		if err := os.MkdirAll("testdata", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(path, got, 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(path)
-	if err != nil {
-		t.Fatalf("%v (run with -update to create it)", err)
-	}
-	if diff := cmp.Diff(string(want), string(got)); diff != "" {
-		t.Errorf("%s mismatch (-want +got):\n%s", name, diff)
-	}
-}
 
 const fixtureSampleType = decode.SampleIP | decode.SampleTID | decode.SampleTime |
 	decode.SampleCallchain | decode.SampleCPU | decode.SamplePeriod
@@ -136,7 +109,7 @@ func TestText(t *testing.T) {
 				if err := w.Flush(); err != nil {
 					t.Fatal(err)
 				}
-				golden(t, "text-"+tt.name+dl.suffix+".txt", out.Bytes())
+				testfixture.Golden(t, filepath.Join("testdata", "text-"+tt.name+dl.suffix+".txt"), out.Bytes())
 			})
 		}
 	}
@@ -166,7 +139,7 @@ func TestTextRecords73(t *testing.T) {
 		if hide {
 			name = "text-records-G-7.3.txt"
 		}
-		golden(t, name, out.Bytes())
+		testfixture.Golden(t, filepath.Join("testdata", name), out.Bytes())
 	}
 }
 

@@ -1,24 +1,32 @@
 package symbolize
 
+// reasonNames has, for every Reason, its description and its name in
+// perfstitch's JSON output (docs/json.md).
+var reasonNames = [...]struct{ desc, name string }{
+	Resolved:        {"resolved", "resolved"},
+	NoMap:           {"address outside any map", "no-map"},
+	NotFound:        {"file not found", "dso-not-found"},
+	BuildIDMismatch: {"build-id mismatch", "build-id-mismatch"},
+	NoSymbols:       {"no symbols", "no-symbol"},
+	NoKallsyms:      {"no kallsyms", "no-kallsyms"},
+	Special:         {"not an address", "special"},
+}
+
 // String returns a short lowercase description of the reason.
 func (r Reason) String() string {
-	switch r {
-	case Resolved:
-		return "resolved"
-	case NoMap:
-		return "address outside any map"
-	case NotFound:
-		return "file not found"
-	case BuildIDMismatch:
-		return "build-id mismatch"
-	case NoSymbols:
-		return "no symbols"
-	case NoKallsyms:
-		return "no kallsyms"
-	case Special:
-		return "not an address"
+	if int(r) < len(reasonNames) {
+		return reasonNames[r].desc
 	}
 	return "unknown reason"
+}
+
+// Name returns the reason's name in perfstitch's JSON output ("no-map"),
+// "unknown" for a value that is no Reason.
+func (r Reason) Name() string {
+	if int(r) < len(reasonNames) {
+		return reasonNames[r].name
+	}
+	return "unknown"
 }
 
 // DSODiagnostic says how well one DSO resolved. The pseudo-DSO

@@ -1,10 +1,9 @@
-package output
+package report
 
 import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,27 +13,8 @@ import (
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
-// firstDiff describes the first line where have and want differ.
-func firstDiff(have, want []byte) string {
-	hl := strings.Split(string(have), "\n")
-	wl := strings.Split(string(want), "\n")
-	for i := 0; i < len(hl) || i < len(wl); i++ {
-		var h, w string
-		if i < len(hl) {
-			h = hl[i]
-		}
-		if i < len(wl) {
-			w = wl[i]
-		}
-		if h != w {
-			return fmt.Sprintf("line %d:\n\thave %q\n\twant %q", i+1, h, w)
-		}
-	}
-	return ""
-}
-
-func buildReport(events []*symbolize.Event, order []string, opts ReportOptions) *Report {
-	r := NewReport(opts)
+func buildReport(events []*symbolize.Event, order []string, opts Options) *Report {
+	r := New(opts)
 	for _, name := range order {
 		r.NoteDSO(name)
 	}
@@ -60,13 +40,13 @@ func TestReportPerfFromScript(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := buildReport(events, order, ReportOptions{Children: g.children, CallGraphLimit: 0.5, Pipe: c.Name == "pipe-mode"})
+			r := buildReport(events, order, Options{Children: g.children, CallGraphLimit: 0.5, Pipe: c.Name == "pipe-mode"})
 			var buf bytes.Buffer
 			if err := r.WritePerf(&buf); err != nil {
 				t.Fatal(err)
 			}
 			total++
-			if d := firstDiff(buf.Bytes(), want); d != "" {
+			if d := testfixture.FirstDiff(buf.Bytes(), want); d != "" {
 				if c.Name == "dwarf" {
 					// The "(inlined)" lines of script.txt do not name
 					// their DSO, so scriptEvents cannot rebuild those
@@ -92,30 +72,30 @@ func TestReportPerfFromScript(t *testing.T) {
 // listed.
 var perfVariants = map[string]struct {
 	flags string
-	opts  ReportOptions
+	opts  Options
 }{
-	"children-callee": {"--children -g graph,0.5,callee", ReportOptions{Children: true, CallGraphLimit: 0.5, Order: OrderCallee}},
-	"self-caller":     {"--no-children -G", ReportOptions{CallGraphLimit: 0.5, Order: OrderCaller}},
-	"self-fractal":    {"--no-children -g fractal", ReportOptions{CallGraph: CallGraphFractal, CallGraphLimit: 0.5}},
-	"self-flat":       {"--no-children -g flat", ReportOptions{CallGraph: CallGraphFlat, CallGraphLimit: 0.5}},
-	"self-folded":     {"--no-children -g folded", ReportOptions{CallGraph: CallGraphFolded, CallGraphLimit: 0.5}},
-	"self-none":       {"--no-children -g none", ReportOptions{CallGraph: CallGraphNone}},
-	"children-limit5": {"--children --percent-limit 5", ReportOptions{Children: true, CallGraphLimit: 5, PercentLimit: 5}},
-	"self-pid-sym":    {"--no-children --sort pid,sym", ReportOptions{Sort: []SortKey{SortPID, SortSym}, CallGraphLimit: 0.5}},
-	"self-dso":        {"--no-children --sort dso", ReportOptions{Sort: []SortKey{SortDSO}, CallGraphLimit: 0.5}},
-	"children-sym":    {"--children --sort sym", ReportOptions{Children: true, Sort: []SortKey{SortSym}, CallGraphLimit: 0.5}},
-	"self-graph2":     {"--no-children -g graph,2", ReportOptions{CallGraphLimit: 2}},
+	"children-callee": {"--children -g graph,0.5,callee", Options{Children: true, CallGraphLimit: 0.5, Order: OrderCallee}},
+	"self-caller":     {"--no-children -G", Options{CallGraphLimit: 0.5, Order: OrderCaller}},
+	"self-fractal":    {"--no-children -g fractal", Options{CallGraph: CallGraphFractal, CallGraphLimit: 0.5}},
+	"self-flat":       {"--no-children -g flat", Options{CallGraph: CallGraphFlat, CallGraphLimit: 0.5}},
+	"self-folded":     {"--no-children -g folded", Options{CallGraph: CallGraphFolded, CallGraphLimit: 0.5}},
+	"self-none":       {"--no-children -g none", Options{CallGraph: CallGraphNone}},
+	"children-limit5": {"--children --percent-limit 5", Options{Children: true, CallGraphLimit: 5, PercentLimit: 5}},
+	"self-pid-sym":    {"--no-children --sort pid,sym", Options{Sort: []SortKey{SortPID, SortSym}, CallGraphLimit: 0.5}},
+	"self-dso":        {"--no-children --sort dso", Options{Sort: []SortKey{SortDSO}, CallGraphLimit: 0.5}},
+	"children-sym":    {"--children --sort sym", Options{Children: true, Sort: []SortKey{SortSym}, CallGraphLimit: 0.5}},
+	"self-graph2":     {"--no-children -g graph,2", Options{CallGraphLimit: 2}},
 
-	"children-dso-sym":  {"--children --sort dso,sym", ReportOptions{Children: true, Sort: []SortKey{SortDSO, SortSym}, CallGraphLimit: 0.5}},
-	"children-folded":   {"--children -g folded", ReportOptions{Children: true, CallGraph: CallGraphFolded, CallGraphLimit: 0.5}},
-	"children-caller-G": {"--children -G", ReportOptions{Children: true, Order: OrderCaller, CallGraphLimit: 0.5}},
-	"self-comm":         {"--no-children --sort comm", ReportOptions{Sort: []SortKey{SortComm}, CallGraphLimit: 0.5}},
-	"children-pid":      {"--children --sort pid", ReportOptions{Children: true, Sort: []SortKey{SortPID}, CallGraphLimit: 0.5}},
+	"children-dso-sym":  {"--children --sort dso,sym", Options{Children: true, Sort: []SortKey{SortDSO, SortSym}, CallGraphLimit: 0.5}},
+	"children-folded":   {"--children -g folded", Options{Children: true, CallGraph: CallGraphFolded, CallGraphLimit: 0.5}},
+	"children-caller-G": {"--children -G", Options{Children: true, Order: OrderCaller, CallGraphLimit: 0.5}},
+	"self-comm":         {"--no-children --sort comm", Options{Sort: []SortKey{SortComm}, CallGraphLimit: 0.5}},
+	"children-pid":      {"--children --sort pid", Options{Children: true, Sort: []SortKey{SortPID}, CallGraphLimit: 0.5}},
 	// go-goroutines and zstd are left out: there perf prints its
 	// "[...]" remainder line as "[...] (inlined)", reading an
 	// uninitialized flag.
-	"children-fractal": {"--children -g fractal,1", ReportOptions{Children: true, CallGraph: CallGraphFractal, CallGraphLimit: 1}},
-	"children-none":    {"--children -g none", ReportOptions{Children: true, CallGraph: CallGraphNone}},
+	"children-fractal": {"--children -g fractal,1", Options{Children: true, CallGraph: CallGraphFractal, CallGraphLimit: 1}},
+	"children-none":    {"--children -g none", Options{Children: true, CallGraph: CallGraphNone}},
 }
 
 // knownVariantDiffs are variants perfstitch does not reproduce (none at

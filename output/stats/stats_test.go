@@ -1,10 +1,15 @@
-package output
+package stats
 
 import (
 	"bytes"
+	"path/filepath"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/table"
+	"github.com/perfstitch/perfstitch/internal/testevents"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
@@ -13,22 +18,22 @@ import (
 // made-up decoder, stitcher and symbolizer counters.
 func testStats(t *testing.T) *Stats {
 	t.Helper()
-	c := NewStatsCollector()
-	for _, ev := range testEvents() {
+	c := NewCollector()
+	for _, ev := range testevents.Events() {
 		if err := c.Add(ev); err != nil {
 			t.Fatal(err)
 		}
 	}
 	lost := &decode.LostSamples{Lost: 7}
-	lost.Attr = cpuClock
+	lost.Attr = testevents.CPUClock
 	for _, r := range []decode.Record{
 		&decode.Lost{Lost: 12}, lost, &decode.Throttle{}, &decode.Throttle{Unthrottle: true},
 	} {
-		if err := c.AddRecord(&Record{Record: r}); err != nil {
+		if err := c.AddRecord(&output.Record{Record: r}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	f := &decode.File{Attrs: []*decode.EventAttr{cpuClock, taskClock}}
+	f := &decode.File{Attrs: []*decode.EventAttr{testevents.CPUClock, testevents.TaskClock}}
 	f.Meta.Hostname, f.Meta.OSRelease, f.Meta.Version, f.Meta.Arch = "box", "6.19.0", "6.19", "x86_64"
 	f.Meta.NrCPUsOnline, f.Meta.NrCPUsAvail = 4, 8
 	f.Meta.Cmdline = []string{"perf", "record", "-g", "--call-graph", "fp,defer"}
@@ -49,25 +54,25 @@ func testStats(t *testing.T) *Stats {
 		ss.SamplesPerRecord.Add(n)
 	}
 	diags := []symbolize.DSODiagnostic{
-		{DSO: appPath, Reason: symbolize.Resolved, Path: "/symfs/usr/bin/app", Frames: 500, Unresolved: 0},
-		{DSO: libcPath, Reason: symbolize.NoSymbols, Path: "/symfs/usr/lib/libc.so.6", BuildID: "abcd", Frames: 108, Unresolved: 108, UnresolvedWeight: 106000},
+		{DSO: testevents.AppPath, Reason: symbolize.Resolved, Path: "/symfs/usr/bin/app", Frames: 500, Unresolved: 0},
+		{DSO: testevents.LibcPath, Reason: symbolize.NoSymbols, Path: "/symfs/usr/lib/libc.so.6", BuildID: "abcd", Frames: 108, Unresolved: 108, UnresolvedWeight: 106000},
 		{DSO: "[unknown]", Reason: symbolize.NoMap, Frames: 2, Unresolved: 2, UnresolvedWeight: 2000},
 	}
-	return c.Stats(StatsInput{File: f, Records: rec, Stitch: ss, Diagnostics: diags})
+	return c.Stats(Input{File: f, Records: rec, Stitch: ss, Diagnostics: diags})
 }
 
 func TestStatsGolden(t *testing.T) {
 	st := testStats(t)
 	for _, tt := range []struct {
 		name   string
-		format TableFormat
-	}{{"stats.table", TableText}, {"stats.json", TableJSON}, {"stats-perf.txt", TablePerf}} {
+		format table.Format
+	}{{"stats.table", table.Text}, {"stats.json", table.JSON}, {"stats-perf.txt", table.Perf}} {
 		t.Run(tt.name, func(t *testing.T) {
 			var buf bytes.Buffer
 			if err := st.Write(&buf, tt.format); err != nil {
 				t.Fatal(err)
 			}
-			checkGolden(t, tt.name, buf.Bytes())
+			testfixture.Golden(t, filepath.Join("testdata", tt.name), buf.Bytes())
 		})
 	}
 }
@@ -79,7 +84,7 @@ func TestStatsRanking(t *testing.T) {
 	}
 	top := st.Symbols.DSOs[0]
 	// The IPs in libc: 20 unresolved cpu-clock samples of 1000.
-	if top.DSO != libcPath || top.UnresolvedWeight != 20000 || top.ChainWeight != 106000 || top.Reason != "no symbols" {
+	if top.DSO != testevents.LibcPath || top.UnresolvedWeight != 20000 || top.ChainWeight != 106000 || top.Reason != "no symbols" {
 		t.Errorf("top DSO %+v", top)
 	}
 	if st.Header.DeferredABI != "cookie" {

@@ -1,11 +1,14 @@
-package output
+package report
 
 import (
 	"bufio"
+	"cmp"
 	"strconv"
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/rbtree"
+	"github.com/perfstitch/perfstitch/internal/table"
 )
 
 // This file prints event groups (perf record -e '{a,b}') the way perf
@@ -78,20 +81,53 @@ type groupRow struct {
 
 // writePerfGroup prints the section of group g (perf's group view).
 func (r *Report) writePerfGroup(bw *bufio.Writer, g *EventGroup) {
-	keys := r.opts.Sort
-	cmp := func(a, b *histEntry) int { return compareHist(a, b, keys) }
-	secs := make([]*reportSection, len(g.Members))
+	secs := r.groupSections(g)
+	rows := r.matchGroup(secs)
 	var nrSamples, period uint64
+	for _, s := range secs {
+		nrSamples += s.nrSamples
+		period += s.totalPeriod
+	}
+	n, unit := convertUnit(nrSamples)
+	bw.WriteString("# Samples: " + strconv.FormatUint(n, 10) + string(unit))
+	bw.WriteString(" of events '" + g.desc() + "'\n")
+	bw.WriteString("# Event count (approx.): " + strconv.FormatUint(period, 10) + "\n#\n")
+
+	leader := secs[0]
+	sorted := r.outputOrder(leader.entries.Values(), leader.chains, func(a, b *histEntry) int {
+		ga, gb := rows[a], rows[b]
+		for i := range ga.self {
+			if c := cmp.Compare(ga.self[i], gb.self[i]); c != 0 {
+				return c
+			}
+		}
+		return 0
+	})
+	r.writeRows(bw, leader, sorted, r.groupColumns(secs, sorted, rows))
+}
+
+// groupSections returns the collapsed histograms of g's members, the
+// leader first (an empty one for a member without samples).
+func (r *Report) groupSections(g *EventGroup) []*reportSection {
+	secs := make([]*reportSection, len(g.Members))
 	for i, m := range g.Members {
 		s := r.byAttr[m]
 		if s == nil {
 			s = &reportSection{attr: m, name: m.Name}
 		}
-		s.collapse(keys)
+		s.collapse(r.opts.Sort)
 		secs[i] = s
-		nrSamples += s.nrSamples
-		period += s.totalPeriod
 	}
+	return secs
+}
+
+// matchGroup pairs the leader's rows with the members' equal rows (perf's
+// hists__match) and gives member rows without a leader row an empty one
+// in the leader's histogram (hists__link). It returns the values of every
+// leader row by member.
+func (r *Report) matchGroup(secs []*reportSection) map[*histEntry]*groupRow {
+	keys := r.opts.Sort
+	byKeys := func(a, b *histEntry) int { return compareHist(a, b, keys) }
 	leader := secs[0]
 	rows := map[*histEntry]*groupRow{}
 	row := func(he *histEntry) *groupRow {
@@ -103,71 +139,46 @@ func (r *Report) writePerfGroup(bw *bufio.Writer, g *EventGroup) {
 		}
 		return gr
 	}
-	// hists__match: pair leader rows with equal member rows.
-	for _, he := range leader.entries.items() {
+	for _, he := range leader.entries.Values() {
 		gr := row(he)
 		for i := 1; i < len(secs); i++ {
-			if m, ok := secs[i].entries.find(he, cmp); ok {
+			if n := secs[i].entries.Find(he, byKeys); n != rbtree.Nil {
+				m := secs[i].entries.Value(n)
 				gr.self[i], gr.acc[i] = m.self, m.acc
 			}
 		}
 	}
-	// hists__link: member rows without a leader row get an empty one.
 	for i := 1; i < len(secs); i++ {
-		for _, m := range secs[i].entries.items() {
-			if _, ok := leader.entries.find(m, cmp); ok {
+		for _, m := range secs[i].entries.Values() {
+			if leader.entries.Find(m, byKeys) != rbtree.Nil {
 				continue
 			}
 			dummy := &histEntry{comm: m.comm, tid: m.tid, dso: m.dso, sym: m.sym, start: m.start, ip: m.ip,
 				resolved: m.resolved, inlined: m.inlined, level: m.level}
-			he, _ := leader.entries.findOrInsert(dummy, cmp)
-			gr := row(he)
+			n, _ := leader.entries.FindOrInsert(dummy, byKeys, nil)
+			gr := row(leader.entries.Value(n))
 			gr.self[i], gr.acc[i] = m.self, m.acc
 		}
 	}
+	return rows
+}
 
-	n, unit := convertUnit(nrSamples)
-	bw.WriteString("# Samples: " + strconv.FormatUint(n, 10) + string(unit))
-	bw.WriteString(" of events '" + g.desc() + "'\n")
-	bw.WriteString("# Event count (approx.): " + strconv.FormatUint(period, 10) + "\n#\n")
-
-	children := r.children()
-	caller := r.callerOrder()
-	graphs := r.opts.CallGraph != CallGraphNone
-	okeys := r.outputKeys()
-	sorted := shown(rbOrder(leader.entries.items(), func(a, b *histEntry) bool {
-		ga, gb := rows[a], rows[b]
-		if children {
-			if a.acc != b.acc {
-				return a.acc > b.acc
-			}
-			if a.tid == b.tid && leader.chains && graphs && a.maxDepth != b.maxDepth {
-				return (a.maxDepth > b.maxDepth) == caller
-			}
-		}
-		for i := range ga.self {
-			if ga.self[i] != gb.self[i] {
-				return ga.self[i] > gb.self[i]
-			}
-		}
-		return compareOutput(a, b, okeys) < 0
-	}))
-
-	cols := r.columns(leader, sorted)
-	pctCols := 1
-	if children {
-		pctCols = 2
-	}
+// groupColumns are the leader's columns with one percentage per member in
+// each overhead column.
+func (r *Report) groupColumns(secs []*reportSection, sorted []*histEntry, rows map[*histEntry]*groupRow) []column {
+	cols := r.columns(secs[0], sorted)
 	group := func(get func(*groupRow) []uint64) func(*histEntry) string {
 		return func(he *histEntry) string {
 			var b strings.Builder
 			for i, v := range get(rows[he]) {
-				b.WriteString(padLeft(strconv.FormatFloat(percent(v, secs[i].totalPeriod), 'f', 2, 64), 7) + "%")
+				b.WriteString(padLeft(strconv.FormatFloat(table.Percent(v, secs[i].totalPeriod), 'f', 2, 64), 7) + "%")
 			}
 			return b.String()
 		}
 	}
-	if children {
+	pctCols := 1
+	if r.children() {
+		pctCols = 2
 		cols[0].text = group(func(gr *groupRow) []uint64 { return gr.acc })
 		cols[1].text = group(func(gr *groupRow) []uint64 { return gr.self })
 	} else {
@@ -176,5 +187,5 @@ func (r *Report) writePerfGroup(bw *bufio.Writer, g *EventGroup) {
 	for i := 0; i < pctCols; i++ {
 		cols[i].width = 8 * len(secs)
 	}
-	r.writeRows(bw, leader, sorted, cols)
+	return cols
 }

@@ -1,24 +1,28 @@
-package output
+package stats
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
 
+	"github.com/olekukonko/tablewriter"
+
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/table"
+	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
-// StatsCollector gathers what perfstitch stats reports from the pipeline:
+// Collector gathers what perfstitch stats reports from the pipeline:
 // samples per event, lost and throttle records, and how well frames
-// resolved. It implements [RecordSink]; feed it every sample and the LOST,
-// LOST_SAMPLES, THROTTLE and UNTHROTTLE records, then call [StatsCollector.Stats].
-type StatsCollector struct {
+// resolved. It implements [output.RecordSink]; feed it every sample and the LOST,
+// LOST_SAMPLES, THROTTLE and UNTHROTTLE records, then call [Collector.Stats].
+type Collector struct {
 	events map[*decode.EventAttr]*eventCounts
 
 	lostRecords, lostEvents uint64
@@ -37,12 +41,12 @@ type eventCounts struct {
 	samples, period, lostSamples uint64
 }
 
-// NewStatsCollector returns an empty collector.
-func NewStatsCollector() *StatsCollector {
-	return &StatsCollector{events: make(map[*decode.EventAttr]*eventCounts), ipUnresolved: make(map[string]uint64)}
+// NewCollector returns an empty collector.
+func NewCollector() *Collector {
+	return &Collector{events: make(map[*decode.EventAttr]*eventCounts), ipUnresolved: make(map[string]uint64)}
 }
 
-func (c *StatsCollector) event(a *decode.EventAttr) *eventCounts {
+func (c *Collector) event(a *decode.EventAttr) *eventCounts {
 	e := c.events[a]
 	if e == nil {
 		e = &eventCounts{}
@@ -52,12 +56,12 @@ func (c *StatsCollector) event(a *decode.EventAttr) *eventCounts {
 }
 
 // Add counts one sample.
-func (c *StatsCollector) Add(ev *symbolize.Event) error {
+func (c *Collector) Add(ev *symbolize.Event) error {
 	if ev == nil || ev.Sample == nil || ev.Sample.Sample == nil {
 		return nil
 	}
 	s := ev.Sample.Sample
-	period := samplePeriod(s)
+	period := s.Period
 	e := c.event(s.Attr)
 	e.samples++
 	e.period += period
@@ -91,7 +95,7 @@ func (c *StatsCollector) Add(ev *symbolize.Event) error {
 }
 
 // AddRecord counts lost and throttle records.
-func (c *StatsCollector) AddRecord(rec *Record) error {
+func (c *Collector) AddRecord(rec *output.Record) error {
 	switch x := rec.Record.(type) {
 	case *decode.Lost:
 		c.lostRecords++
@@ -108,21 +112,21 @@ func (c *StatsCollector) AddRecord(rec *Record) error {
 	return nil
 }
 
-// Flush does nothing; see [StatsCollector.Stats].
-func (c *StatsCollector) Flush() error { return nil }
+// Flush does nothing; see [Collector.Stats].
+func (c *Collector) Flush() error { return nil }
 
 // Stats is everything perfstitch stats prints.
 type Stats struct {
-	Header  StatsHeader     `json:"header"`
-	Events  []StatsEvent    `json:"events"`
-	Records []RecordCount   `json:"records"`
-	Lost    StatsLost       `json:"lost"`
-	Stitch  *StatsStitch    `json:"stitch,omitempty"`
-	Symbols StatsSymbolized `json:"symbolization"`
+	Header  Header        `json:"header"`
+	Events  []Event       `json:"events"`
+	Records []RecordCount `json:"records"`
+	Lost    Lost          `json:"lost"`
+	Stitch  *Stitch       `json:"stitch,omitempty"`
+	Symbols Symbolized    `json:"symbolization"`
 }
 
-// StatsHeader is what the file says about the recording.
-type StatsHeader struct {
+// Header is what the file says about the recording.
+type Header struct {
 	Hostname    string   `json:"hostname,omitempty"`
 	OSRelease   string   `json:"os_release,omitempty"`
 	PerfVersion string   `json:"perf_version,omitempty"`
@@ -142,8 +146,8 @@ type StatsHeader struct {
 	DeferredABI string `json:"deferred_abi"`
 }
 
-// StatsEvent is one event (attr) and its sample counts.
-type StatsEvent struct {
+// Event is one event (attr) and its sample counts.
+type Event struct {
 	Name        string `json:"name"`
 	Type        uint32 `json:"type"`
 	Config      uint64 `json:"config"`
@@ -168,8 +172,8 @@ type RecordCount struct {
 	Count uint64 `json:"count"`
 }
 
-// StatsLost counts what the kernel could not deliver.
-type StatsLost struct {
+// Lost counts what the kernel could not deliver.
+type Lost struct {
 	LostRecords uint64 `json:"lost_records"`
 	LostEvents  uint64 `json:"lost_events"`
 	LostSamples uint64 `json:"lost_samples"`
@@ -177,8 +181,8 @@ type StatsLost struct {
 	Unthrottle  uint64 `json:"unthrottle"`
 }
 
-// StatsStitch summarises the stitcher's counters.
-type StatsStitch struct {
+// Stitch summarises the stitcher's counters.
+type Stitch struct {
 	Samples          uint64            `json:"samples"`
 	NotDeferred      uint64            `json:"not_deferred"`
 	Deferred         uint64            `json:"deferred"`
@@ -209,8 +213,8 @@ type HistogramBucket struct {
 	Count uint64 `json:"count"`
 }
 
-// StatsSymbolized says how well the profile resolved.
-type StatsSymbolized struct {
+// Symbolized says how well the profile resolved.
+type Symbolized struct {
 	Frames         uint64 `json:"frames"`
 	FramesResolved uint64 `json:"frames_resolved"`
 	// Samples and Weight count sample IPs; *Resolved those with a symbol.
@@ -240,8 +244,8 @@ type DSOQuality struct {
 	Unresolved  uint64 `json:"unresolved_frames"`
 }
 
-// StatsInput is what the pipeline knows at the end besides the samples.
-type StatsInput struct {
+// Input is what the pipeline knows at the end besides the samples.
+type Input struct {
 	File        *decode.File
 	Records     *decode.Stats
 	Stitch      *stitch.Stats // nil if unknown
@@ -266,134 +270,195 @@ func sampleFormatString(f decode.SampleFormat) string {
 }
 
 // Stats combines the collected counts with the pipeline's.
-func (c *StatsCollector) Stats(in StatsInput) *Stats {
-	st := &Stats{Events: []StatsEvent{}, Records: []RecordCount{}}
-	h := &st.Header
-	h.FirstSample, h.LastSample = c.firstTime, c.lastTime
-	h.DeferredABI = "none"
+func (c *Collector) Stats(in Input) *Stats {
+	attrs := c.attrs(in.File)
+	st := &Stats{
+		Header:  c.header(in.File),
+		Records: recordCounts(in.Records),
+		Lost: Lost{
+			LostRecords: c.lostRecords, LostEvents: c.lostEvents,
+			Throttle: c.throttle, Unthrottle: c.unthrottle,
+		},
+		Symbols: c.symbolized(in.Diagnostics),
+	}
+	st.Events = c.eventStats(attrs, st.Header.Pipe)
+	for _, e := range st.Events {
+		st.Lost.LostSamples += e.LostSamples
+	}
+	if in.Stitch != nil {
+		st.Stitch = stitchStats(in.Stitch)
+	}
+	st.Header.DeferredABI = deferredABI(st.Stitch, attrs)
+	return st
+}
+
+// header is what f says about the recording, with the time span of the
+// samples seen when f has none.
+func (c *Collector) header(f *decode.File) Header {
+	h := Header{FirstSample: c.firstTime, LastSample: c.lastTime}
+	if f == nil {
+		return h
+	}
+	m := &f.Meta
+	h.Hostname, h.OSRelease, h.PerfVersion, h.Arch = m.Hostname, m.OSRelease, m.Version, m.Arch
+	h.NrCPUs, h.NrCPUsAvail, h.Cmdline = m.NrCPUsOnline, m.NrCPUsAvail, m.Cmdline
+	h.Pipe = f.Header.Pipe
+	h.AuxTrace = slices.Contains(m.Features, decode.FeatureAuxtrace)
+	if m.SampleTime != nil && m.SampleTime.Last != 0 {
+		h.FirstSample, h.LastSample = m.SampleTime.First, m.SampleTime.Last
+	}
+	return h
+}
+
+// attrs returns the events of f and those samples came with that f does
+// not list, in index order.
+func (c *Collector) attrs(f *decode.File) []*decode.EventAttr {
 	var attrs []*decode.EventAttr
-	if f := in.File; f != nil {
-		m := &f.Meta
-		h.Hostname, h.OSRelease, h.PerfVersion, h.Arch = m.Hostname, m.OSRelease, m.Version, m.Arch
-		h.NrCPUs, h.NrCPUsAvail, h.Cmdline = m.NrCPUsOnline, m.NrCPUsAvail, m.Cmdline
-		h.Pipe = f.Header.Pipe
-		for _, feat := range m.Features {
-			if feat == decode.FeatureAuxtrace {
-				h.AuxTrace = true
-			}
-		}
-		if m.SampleTime != nil && m.SampleTime.Last != 0 {
-			h.FirstSample, h.LastSample = m.SampleTime.First, m.SampleTime.Last
-		}
+	if f != nil {
 		attrs = f.Attrs
 	}
 	for a := range c.events {
-		if a != nil && !containsAttr(attrs, a) {
+		if a != nil && !slices.Contains(attrs, a) {
 			attrs = append(attrs, a)
 		}
 	}
 	sort.SliceStable(attrs, func(i, j int) bool { return attrs[i].Index < attrs[j].Index })
+	return attrs
+}
+
+// eventStats describes each event with its counts; pipe says the input
+// is a pipe-mode stream (see Event.perfName).
+func (c *Collector) eventStats(attrs []*decode.EventAttr, pipe bool) []Event {
+	out := make([]Event, 0, len(attrs))
 	for _, a := range attrs {
 		e := c.events[a]
 		if e == nil {
 			e = &eventCounts{}
 		}
-		se := StatsEvent{
+		se := Event{
 			Name: a.Name, Type: uint32(a.Type), Config: a.Config, SampleType: sampleFormatString(a.SampleType),
-			Freq: a.Freq(), Period: a.SamplePeriod, Callchain: "no",
+			Freq: a.Freq(), Period: a.SamplePeriod, Callchain: callchainText(a), Defer: deferText(a),
 			Samples: e.samples, EventCount: e.period, LostSamples: e.lostSamples,
 			perfName: a.Name,
 		}
-		if h.Pipe {
+		if pipe {
 			se.perfName = a.DerivedName()
 		}
-		if a.SampleType&decode.SampleCallchain != 0 {
-			se.Callchain = "yes"
-			if a.Flags&decode.AttrExcludeCallchainUser != 0 {
-				se.Callchain = "kernel only"
-			} else if a.Flags&decode.AttrExcludeCallchainKernel != 0 {
-				se.Callchain = "user only"
-			}
+		out = append(out, se)
+	}
+	return out
+}
+
+// callchainText says which callchains the event records.
+func callchainText(a *decode.EventAttr) string {
+	switch {
+	case a.SampleType&decode.SampleCallchain == 0:
+		return "no"
+	case a.Flags&decode.AttrExcludeCallchainUser != 0:
+		return "kernel only"
+	case a.Flags&decode.AttrExcludeCallchainKernel != 0:
+		return "user only"
+	}
+	return "yes"
+}
+
+// deferText lists the event's deferral flags.
+func deferText(a *decode.EventAttr) string {
+	var d []string
+	if a.DeferCallchain() {
+		d = append(d, "defer_callchain")
+	}
+	if a.DeferOutput() {
+		d = append(d, "defer_output")
+	}
+	return strings.Join(d, ",")
+}
+
+// recordCounts lists the record types seen, in type order.
+func recordCounts(rs *decode.Stats) []RecordCount {
+	out := []RecordCount{}
+	if rs == nil {
+		return out
+	}
+	var types []decode.RecordType
+	for t := range rs.Counts {
+		types = append(types, t)
+	}
+	sort.Slice(types, func(i, j int) bool { return types[i] < types[j] })
+	for _, t := range types {
+		if n := rs.Counts[t]; n > 0 {
+			out = append(out, RecordCount{Type: t.String(), Count: n})
 		}
-		var d []string
+	}
+	return out
+}
+
+// stitchStats summarises the stitcher's counters.
+func stitchStats(s *stitch.Stats) *Stitch {
+	hs := s.SamplesPerRecord
+	ss := &Stitch{
+		Samples:          s.Total(),
+		NotDeferred:      s.Count(stitch.NotDeferred),
+		Deferred:         s.Deferred(),
+		Stitched:         s.Count(stitch.Stitched),
+		CookieMismatch:   s.Count(stitch.CookieMismatch),
+		NoRecord:         s.Count(stitch.NoRecord),
+		NoRecordAtExit:   s.NoRecordAtExit,
+		NoRecordAtEnd:    s.NoRecordAtEnd,
+		NoRecordCap:      s.NoRecordCap,
+		NoRecordNoTID:    s.NoRecordNoTID,
+		CookieOnly:       s.CookieOnlyStitched,
+		RecordsSeed:      s.Records[decode.DeferredSeed],
+		RecordsCookie:    s.Records[decode.DeferredCookie],
+		Duplicate:        s.DuplicateRecords,
+		Orphan:           s.OrphanRecords,
+		UnknownTID:       s.UnknownTIDRecords,
+		PerRecordMin:     hs.Min,
+		PerRecordMax:     hs.Max,
+		PendingHighWater: s.PendingHighWater,
+		QueueHighWater:   s.QueueHighWater,
+	}
+	if hs.N > 0 {
+		ss.PerRecordMean = float64(hs.Sum) / float64(hs.N)
+	}
+	for i, n := range hs.Buckets {
+		ss.PerRecordBuckets = append(ss.PerRecordBuckets, HistogramBucket{Range: bucketRange(i), Count: n})
+	}
+	return ss
+}
+
+// deferredABI names the deferred-callchain ABI of the recording: the
+// records' when the stitcher saw any (ss may be nil), else what the
+// events ask for (the last deferring event decides).
+func deferredABI(ss *Stitch, attrs []*decode.EventAttr) string {
+	switch {
+	case ss != nil && ss.RecordsCookie > 0:
+		return "cookie"
+	case ss != nil && ss.RecordsSeed > 0:
+		return "seed"
+	}
+	abi := "none"
+	for _, a := range attrs {
 		if a.DeferCallchain() {
-			d = append(d, "defer_callchain")
-		}
-		if a.DeferOutput() {
-			d = append(d, "defer_output")
-		}
-		se.Defer = strings.Join(d, ",")
-		st.Events = append(st.Events, se)
-		st.Lost.LostSamples += e.lostSamples
-	}
-	if in.Records != nil {
-		var types []decode.RecordType
-		for t := range in.Records.Counts {
-			types = append(types, t)
-		}
-		sort.Slice(types, func(i, j int) bool { return types[i] < types[j] })
-		for _, t := range types {
-			if n := in.Records.Counts[t]; n > 0 {
-				st.Records = append(st.Records, RecordCount{Type: t.String(), Count: n})
+			abi = "seed"
+			if a.DeferOutput() {
+				abi = "cookie"
 			}
 		}
 	}
-	st.Lost.LostRecords, st.Lost.LostEvents = c.lostRecords, c.lostEvents
-	st.Lost.Throttle, st.Lost.Unthrottle = c.throttle, c.unthrottle
-	if s := in.Stitch; s != nil {
-		hs := s.SamplesPerRecord
-		ss := &StatsStitch{
-			Samples:          s.Total(),
-			NotDeferred:      s.Count(stitch.NotDeferred),
-			Deferred:         s.Deferred(),
-			Stitched:         s.Count(stitch.Stitched),
-			CookieMismatch:   s.Count(stitch.CookieMismatch),
-			NoRecord:         s.Count(stitch.NoRecord),
-			NoRecordAtExit:   s.NoRecordAtExit,
-			NoRecordAtEnd:    s.NoRecordAtEnd,
-			NoRecordCap:      s.NoRecordCap,
-			NoRecordNoTID:    s.NoRecordNoTID,
-			CookieOnly:       s.CookieOnlyStitched,
-			RecordsSeed:      s.Records[decode.DeferredSeed],
-			RecordsCookie:    s.Records[decode.DeferredCookie],
-			Duplicate:        s.DuplicateRecords,
-			Orphan:           s.OrphanRecords,
-			UnknownTID:       s.UnknownTIDRecords,
-			PerRecordMin:     hs.Min,
-			PerRecordMax:     hs.Max,
-			PendingHighWater: s.PendingHighWater,
-			QueueHighWater:   s.QueueHighWater,
-		}
-		if hs.N > 0 {
-			ss.PerRecordMean = float64(hs.Sum) / float64(hs.N)
-		}
-		for i, n := range hs.Buckets {
-			ss.PerRecordBuckets = append(ss.PerRecordBuckets, HistogramBucket{Range: bucketRange(i), Count: n})
-		}
-		st.Stitch = ss
-		switch {
-		case ss.RecordsCookie > 0:
-			h.DeferredABI = "cookie"
-		case ss.RecordsSeed > 0:
-			h.DeferredABI = "seed"
-		}
+	return abi
+}
+
+// symbolized says how well the samples resolved, with the DSOs that left
+// frames unresolved, the heaviest unresolved weight first.
+func (c *Collector) symbolized(diags []symbolize.DSODiagnostic) Symbolized {
+	sym := Symbolized{
+		Frames: c.frames, FramesResolved: c.framesResolved,
+		Samples: c.samples, SamplesResolve: c.ipResolved,
+		Weight: c.weight, WeightResolved: c.weightResolved,
+		DSOs: []DSOQuality{},
 	}
-	if h.DeferredABI == "none" {
-		for _, a := range attrs {
-			if a.DeferCallchain() {
-				h.DeferredABI = "seed"
-				if a.DeferOutput() {
-					h.DeferredABI = "cookie"
-				}
-			}
-		}
-	}
-	sym := &st.Symbols
-	sym.Frames, sym.FramesResolved = c.frames, c.framesResolved
-	sym.Samples, sym.SamplesResolve = c.samples, c.ipResolved
-	sym.Weight, sym.WeightResolved = c.weight, c.weightResolved
-	sym.DSOs = []DSOQuality{}
-	for _, d := range in.Diagnostics {
+	for _, d := range diags {
 		if d.Unresolved == 0 {
 			continue
 		}
@@ -413,7 +478,7 @@ func (c *StatsCollector) Stats(in StatsInput) *Stats {
 		}
 		return a.Unresolved > b.Unresolved
 	})
-	return st
+	return sym
 }
 
 // reasonText says why a DSO's frames stayed unresolved.
@@ -422,15 +487,6 @@ func reasonText(d symbolize.DSODiagnostic) string {
 		return "no symbol covers some addresses (stripped?)"
 	}
 	return d.Reason.String()
-}
-
-func containsAttr(attrs []*decode.EventAttr, a *decode.EventAttr) bool {
-	for _, x := range attrs {
-		if x == a {
-			return true
-		}
-	}
-	return false
 }
 
 // bucketRange names bucket i of a stitch.Histogram: 1, 2, 3-4, 5-8, ...
@@ -488,44 +544,60 @@ func (st *Stats) WritePerf(w io.Writer) error {
 
 // WriteJSON prints the stats as one indented JSON document.
 func (st *Stats) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(st); err != nil {
-		return fmt.Errorf("stats json: %w", err)
-	}
-	return nil
+	return table.WriteJSON(w, st, "stats")
 }
 
 // Write prints the stats in format f.
-func (st *Stats) Write(w io.Writer, f TableFormat) error {
-	switch f {
-	case TablePerf:
-		return st.WritePerf(w)
-	case TableJSON:
-		return st.WriteJSON(w)
-	}
-	return st.WriteTable(w)
+func (st *Stats) Write(w io.Writer, f table.Format) error {
+	return table.Write(w, f, st)
 }
 
 func share(part, whole uint64) string {
-	return strconv.FormatFloat(percent(part, whole), 'f', 1, 64) + "%"
+	return strconv.FormatFloat(table.Percent(part, whole), 'f', 1, 64) + "%"
 }
 
 // WriteTable prints the stats as tablewriter tables, one per topic.
 func (st *Stats) WriteTable(w io.Writer) error {
 	bw := bufio.NewWriter(w)
-	section := func(title string) { fmt.Fprintf(bw, "\n%s\n", title) }
-	render := func(t interface{ Render() error }) error {
-		if err := t.Render(); err != nil {
-			return fmt.Errorf("stats table: %w", err)
+	for _, write := range []func(*bufio.Writer) error{
+		st.writeRecording, st.writeEvents, st.writeRecords, st.writeStitch, st.writeSymbolization,
+	} {
+		if err := write(bw); err != nil {
+			return err
 		}
-		return nil
 	}
+	return bw.Flush()
+}
 
+// render draws t, which the write* methods have filled.
+func render(t *tablewriter.Table) error {
+	if err := t.Render(); err != nil {
+		return fmt.Errorf("stats table: %w", err)
+	}
+	return nil
+}
+
+// section starts the table of a topic.
+func section(bw *bufio.Writer, title string) { fmt.Fprintf(bw, "\n%s\n", title) }
+
+// deferredABIText describes a value of Header.DeferredABI.
+func deferredABIText(abi string) string {
+	switch abi {
+	case "none":
+		return "none (no deferred callchains)"
+	case "seed":
+		return "seed (records without cookie)"
+	case "cookie":
+		return "cookie (Linux/perf 6.19)"
+	}
+	return ""
+}
+
+// writeRecording prints the header's table.
+func (st *Stats) writeRecording(bw *bufio.Writer) error {
 	h := st.Header
 	bw.WriteString("Recording\n")
-	t := newTable(bw, []string{"Field", "Value"})
-	abi := map[string]string{"none": "none (no deferred callchains)", "seed": "seed (records without cookie)", "cookie": "cookie (Linux/perf 6.19)"}[h.DeferredABI]
+	t := table.New(bw, []string{"Field", "Value"})
 	span := "-"
 	if h.LastSample > h.FirstSample {
 		span = fmt.Sprintf("%.6f s (%.6f to %.6f)", float64(h.LastSample-h.FirstSample)/1e9, float64(h.FirstSample)/1e9, float64(h.LastSample)/1e9)
@@ -538,16 +610,17 @@ func (st *Stats) WriteTable(w io.Writer) error {
 		{"hostname", h.Hostname}, {"os release", h.OSRelease}, {"perf version", h.PerfVersion},
 		{"arch", h.Arch}, {"nr cpus", fmt.Sprintf("%d online, %d available", h.NrCPUs, h.NrCPUsAvail)},
 		{"cmdline", strings.Join(h.Cmdline, " ")}, {"format", mode}, {"time span", span},
-		{"deferred ABI", abi},
+		{"deferred ABI", deferredABIText(h.DeferredABI)},
 	} {
 		t.Append([]string{kv[0], kv[1]})
 	}
-	if err := render(t); err != nil {
-		return err
-	}
+	return render(t)
+}
 
-	section("Events")
-	t = newTable(bw, []string{"Event", "Sample type", "Freq/period", "Callchain", "Defer", "Samples", "Event count", "Lost samples"}, 5, 6, 7)
+// writeEvents prints one row per event.
+func (st *Stats) writeEvents(bw *bufio.Writer) error {
+	section(bw, "Events")
+	t := table.New(bw, []string{"Event", "Sample type", "Freq/period", "Callchain", "Defer", "Samples", "Event count", "Lost samples"}, 5, 6, 7)
 	for _, e := range st.Events {
 		fp := "period " + strconv.FormatUint(e.Period, 10)
 		if e.Freq {
@@ -556,12 +629,13 @@ func (st *Stats) WriteTable(w io.Writer) error {
 		t.Append([]string{e.Name, e.SampleType, fp, e.Callchain, e.Defer,
 			strconv.FormatUint(e.Samples, 10), strconv.FormatUint(e.EventCount, 10), strconv.FormatUint(e.LostSamples, 10)})
 	}
-	if err := render(t); err != nil {
-		return err
-	}
+	return render(t)
+}
 
-	section("Records")
-	t = newTable(bw, []string{"Type", "Count", "Share"}, 1, 2)
+// writeRecords prints the record counts, then the lost and throttle line.
+func (st *Stats) writeRecords(bw *bufio.Writer) error {
+	section(bw, "Records")
+	t := table.New(bw, []string{"Type", "Count", "Share"}, 1, 2)
 	var total uint64
 	for _, r := range st.Records {
 		total += r.Count
@@ -576,56 +650,64 @@ func (st *Stats) WriteTable(w io.Writer) error {
 	l := st.Lost
 	fmt.Fprintf(bw, "lost: %d LOST records (%d events), %d samples; throttled %d times, unthrottled %d times\n",
 		l.LostRecords, l.LostEvents, l.LostSamples, l.Throttle, l.Unthrottle)
+	return nil
+}
 
-	if s := st.Stitch; s != nil {
-		section("Stitching")
-		t = newTable(bw, []string{"Counter", "Value"}, 1)
-		for _, kv := range []struct {
-			k string
-			v uint64
-		}{
-			{"samples", s.Samples}, {"not deferred", s.NotDeferred}, {"deferred", s.Deferred},
-			{"stitched", s.Stitched}, {"cookie mismatch", s.CookieMismatch}, {"no record", s.NoRecord},
-			{"no record: thread exited", s.NoRecordAtExit}, {"no record: input ended", s.NoRecordAtEnd}, {"no record: pending cap", s.NoRecordCap}, {"no record: records carry no thread id", s.NoRecordNoTID},
-			{"stitched by cookie alone", s.CookieOnly},
-			{"deferred records (seed ABI)", s.RecordsSeed}, {"deferred records (cookie ABI)", s.RecordsCookie},
-			{"duplicate records", s.Duplicate}, {"records without a waiting sample", s.Orphan},
-			{"records without a thread id", s.UnknownTID},
-		} {
-			t.Append([]string{kv.k, strconv.FormatUint(kv.v, 10)})
-		}
-		t.Append([]string{"samples per record (min/mean/max)", fmt.Sprintf("%d / %.2f / %d", s.PerRecordMin, s.PerRecordMean, s.PerRecordMax)})
-		t.Append([]string{"most samples held (queue)", fmt.Sprintf("%d (%d)", s.PendingHighWater, s.QueueHighWater)})
-		if err := render(t); err != nil {
-			return err
-		}
-		if s.RecordsSeed+s.RecordsCookie > 0 {
-			t = newTable(bw, []string{"Samples per record", "Records"}, 1)
-			for _, b := range s.PerRecordBuckets {
-				t.Append([]string{b.Range, strconv.FormatUint(b.Count, 10)})
-			}
-			if err := render(t); err != nil {
-				return err
-			}
-		}
+// writeStitch prints the stitcher's counters and, if there were deferred
+// records, the samples-per-record histogram; nothing without counters.
+func (st *Stats) writeStitch(bw *bufio.Writer) error {
+	s := st.Stitch
+	if s == nil {
+		return nil
 	}
+	section(bw, "Stitching")
+	t := table.New(bw, []string{"Counter", "Value"}, 1)
+	for _, kv := range []struct {
+		k string
+		v uint64
+	}{
+		{"samples", s.Samples}, {"not deferred", s.NotDeferred}, {"deferred", s.Deferred},
+		{"stitched", s.Stitched}, {"cookie mismatch", s.CookieMismatch}, {"no record", s.NoRecord},
+		{"no record: thread exited", s.NoRecordAtExit}, {"no record: input ended", s.NoRecordAtEnd}, {"no record: pending cap", s.NoRecordCap}, {"no record: records carry no thread id", s.NoRecordNoTID},
+		{"stitched by cookie alone", s.CookieOnly},
+		{"deferred records (seed ABI)", s.RecordsSeed}, {"deferred records (cookie ABI)", s.RecordsCookie},
+		{"duplicate records", s.Duplicate}, {"records without a waiting sample", s.Orphan},
+		{"records without a thread id", s.UnknownTID},
+	} {
+		t.Append([]string{kv.k, strconv.FormatUint(kv.v, 10)})
+	}
+	t.Append([]string{"samples per record (min/mean/max)", fmt.Sprintf("%d / %.2f / %d", s.PerRecordMin, s.PerRecordMean, s.PerRecordMax)})
+	t.Append([]string{"most samples held (queue)", fmt.Sprintf("%d (%d)", s.PendingHighWater, s.QueueHighWater)})
+	if err := render(t); err != nil {
+		return err
+	}
+	if s.RecordsSeed+s.RecordsCookie == 0 {
+		return nil
+	}
+	t = table.New(bw, []string{"Samples per record", "Records"}, 1)
+	for _, b := range s.PerRecordBuckets {
+		t.Append([]string{b.Range, strconv.FormatUint(b.Count, 10)})
+	}
+	return render(t)
+}
 
-	section("Symbolization")
+// writeSymbolization prints the resolution summary and the DSOs that
+// left frames unresolved.
+func (st *Stats) writeSymbolization(bw *bufio.Writer) error {
+	section(bw, "Symbolization")
 	sy := st.Symbols
 	fmt.Fprintf(bw, "frames resolved: %d of %d (%s); sample IPs resolved: %d of %d (%s of the weight)\n",
 		sy.FramesResolved, sy.Frames, share(sy.FramesResolved, sy.Frames),
 		sy.SamplesResolve, sy.Samples, share(sy.WeightResolved, sy.Weight))
-	if len(sy.DSOs) > 0 {
-		t = newTable(bw, []string{"DSO", "Reason", "Unresolved IP weight", "Share", "In chains", "Unresolved frames", "Frames"}, 2, 3, 4, 5, 6)
-		for _, d := range sy.DSOs {
-			t.Append([]string{d.DSO, d.Reason, strconv.FormatUint(d.UnresolvedWeight, 10), share(d.UnresolvedWeight, sy.Weight),
-				share(d.ChainWeight, sy.Weight), strconv.FormatUint(d.Unresolved, 10), strconv.FormatUint(d.Frames, 10)})
-		}
-		if err := render(t); err != nil {
-			return err
-		}
+	if len(sy.DSOs) == 0 {
+		return nil
 	}
-	return bw.Flush()
+	t := table.New(bw, []string{"DSO", "Reason", "Unresolved IP weight", "Share", "In chains", "Unresolved frames", "Frames"}, 2, 3, 4, 5, 6)
+	for _, d := range sy.DSOs {
+		t.Append([]string{d.DSO, d.Reason, strconv.FormatUint(d.UnresolvedWeight, 10), share(d.UnresolvedWeight, sy.Weight),
+			share(d.ChainWeight, sy.Weight), strconv.FormatUint(d.Unresolved, 10), strconv.FormatUint(d.Frames, 10)})
+	}
+	return render(t)
 }
 
-var _ RecordSink = (*StatsCollector)(nil)
+var _ output.RecordSink = (*Collector)(nil)

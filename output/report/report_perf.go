@@ -1,4 +1,4 @@
-package output
+package report
 
 import (
 	"bufio"
@@ -6,6 +6,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/perfstitch/perfstitch/internal/table"
 )
 
 // This file prints a Report as perf report --stdio does (perf 6.1:
@@ -52,7 +54,7 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 	total := s.totalPeriod
 	pct := func(f func(*histEntry) uint64) func(*histEntry) string {
 		return func(he *histEntry) string {
-			return padLeft(strconv.FormatFloat(percent(f(he), total), 'f', 2, 64), 7) + "%"
+			return padLeft(strconv.FormatFloat(table.Percent(f(he), total), 'f', 2, 64), 7) + "%"
 		}
 	}
 	if r.children() {
@@ -107,13 +109,13 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 }
 
 // elided reports whether sort key k's column is left out because a filter
-// names a single value for it (ReportOptions.Only).
+// names a single value for it (Options.Only).
 func (r *Report) elided(k SortKey) bool {
 	return r.filterNamesOne(k) && !r.allElided()
 }
 
 // filterNamesOne reports whether a filter names a single value for sort
-// key k, which perf then prints in the header (ReportOptions.Only).
+// key k, which perf then prints in the header (Options.Only).
 func (r *Report) filterNamesOne(k SortKey) bool {
 	_, ok := r.opts.Only[k]
 	return ok && slices.Contains(r.opts.Sort, k)
@@ -136,7 +138,7 @@ func (r *Report) allElided() bool {
 var elideNames = map[SortKey]string{SortComm: "comm", SortDSO: "dso", SortSym: "symbol"}
 
 // threadComm is the command of he's thread at the end of the input, as
-// perf prints it for the pid key (ReportOptions.ThreadComm), else the
+// perf prints it for the pid key (Options.ThreadComm), else the
 // row's own.
 func (r *Report) threadComm(he *histEntry) string {
 	if r.opts.ThreadComm != nil {

@@ -1,4 +1,4 @@
-package output
+package report
 
 import (
 	"bufio"
@@ -6,6 +6,8 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/perfstitch/perfstitch/internal/rbtree"
 )
 
 // This file holds the call-graph tree perf report builds under every
@@ -141,7 +143,7 @@ type chainNode struct {
 	// left). That comparison is not a total order (resolved entries
 	// compare symbol starts, others addresses), so the tree's shape
 	// decides which child a chain joins, as in perf.
-	children      rbTree[*chainNode]
+	children      rbtree.Tree[*chainNode]
 	hit           uint64
 	childrenHit   uint64
 	count         uint64
@@ -167,11 +169,11 @@ func (root *chainNode) appendChain(chain []chainEntry, period uint64) {
 // continues there, or adds a new child (perf's append_chain_children).
 func (n *chainNode) appendChildren(chain []chainEntry, period uint64) {
 	probe := &chainNode{val: chain}
-	c, added := n.children.findOrMake(probe, childOrder, func() *chainNode {
+	c, added := n.children.FindOrInsert(probe, childOrder, func() *chainNode {
 		return &chainNode{parent: n, val: append([]chainEntry(nil), chain...), hit: period, count: 1}
 	})
 	if !added {
-		c.appendHere(chain, period)
+		n.children.Value(c).appendHere(chain, period)
 	}
 	n.childrenHit += period
 	n.childrenCount++
@@ -214,12 +216,12 @@ func (n *chainNode) split(rest []chainEntry, keep int, period uint64) {
 		count:         n.count,
 		childrenCount: n.childrenCount,
 	}
-	for _, c := range moved.children.items() {
+	for _, c := range moved.children.Values() {
 		c.parent = moved
 	}
 	n.val = n.val[:keep:keep]
-	n.children = rbTree[*chainNode]{}
-	n.children.findOrInsert(moved, childOrder)
+	n.children = rbtree.Tree[*chainNode]{}
+	n.children.FindOrInsert(moved, childOrder, nil)
 	n.childrenHit = moved.cumulHits()
 	n.childrenCount = moved.cumulCounts()
 	if len(rest) == 0 {
@@ -232,7 +234,7 @@ func (n *chainNode) split(rest []chainEntry, keep int, period uint64) {
 	n.childrenHit += period
 	n.childrenCount++
 	c := &chainNode{parent: n, val: append([]chainEntry(nil), rest...), hit: period, count: 1}
-	n.children.findOrInsert(c, childOrder) // the second child: rest differs from moved
+	n.children.FindOrInsert(c, childOrder, nil) // the second child: rest differs from moved
 }
 
 // sortGraph orders every node's children by cumulated weight, heaviest
@@ -245,7 +247,7 @@ func (n *chainNode) sortGraph(minHit uint64, relative bool, minFrac float64) {
 	if relative {
 		limit = uint64(ceil(float64(n.childrenHit) * minFrac))
 	}
-	for _, c := range n.children.items() {
+	for _, c := range n.children.Values() {
 		c.sortGraph(minHit, relative, minFrac)
 		if c.cumulHits() >= limit {
 			n.sorted = append(n.sorted, c)
@@ -271,7 +273,7 @@ func (n *chainNode) flatNodes(minHit uint64) []*chainNode {
 	var out []*chainNode
 	var walk func(*chainNode)
 	walk = func(x *chainNode) {
-		for _, c := range x.children.items() {
+		for _, c := range x.children.Values() {
 			walk(c)
 		}
 		if x.hit > 0 && x.hit >= minHit {
@@ -467,7 +469,7 @@ func (n *chainNode) merge(src *chainNode) {
 		if x.hit > 0 && len(path) > 0 {
 			n.appendChain(path, x.hit)
 		}
-		for _, c := range x.children.items() {
+		for _, c := range x.children.Values() {
 			walk(c)
 		}
 		path = path[:keep]

@@ -1,12 +1,16 @@
-package output
+package report
 
 import (
+	"cmp"
 	"fmt"
 	"sort"
 	"strconv"
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/rbtree"
+	"github.com/perfstitch/perfstitch/internal/table"
+	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
@@ -62,50 +66,8 @@ func ParseSortKeys(s string) ([]SortKey, error) {
 	return keys, nil
 }
 
-// TableFormat is the output format of perfstitch report and stats. It
-// implements pflag.Value.
-type TableFormat int
-
-// Table formats.
-const (
-	// TableText is a tablewriter table.
-	TableText TableFormat = iota
-	// TablePerf reproduces perf's own text (perf report --stdio, perf
-	// report --stats).
-	TablePerf
-	// TableJSON is one JSON document.
-	TableJSON
-)
-
-var tableFormatNames = [...]string{"table", "perf", "json"}
-
-// TableFormatNames lists the accepted values of a TableFormat flag.
-func TableFormatNames() []string { return tableFormatNames[:] }
-
-// String returns the format's name.
-func (f TableFormat) String() string {
-	if f >= 0 && int(f) < len(tableFormatNames) {
-		return tableFormatNames[f]
-	}
-	return "tableformat(" + strconv.Itoa(int(f)) + ")"
-}
-
-// Set parses a format name.
-func (f *TableFormat) Set(s string) error {
-	for i, n := range tableFormatNames {
-		if s == n {
-			*f = TableFormat(i)
-			return nil
-		}
-	}
-	return fmt.Errorf("unknown format %q (want table, perf or json)", s)
-}
-
-// Type names the flag value type in help output.
-func (f *TableFormat) Type() string { return "format" }
-
-// ReportOptions configure a [Report].
-type ReportOptions struct {
+// Options configure a [Report].
+type Options struct {
 	// Sort are the sort keys, DefaultSortKeys if empty.
 	Sort []SortKey
 	// Children accumulates each sample's weight into every function of
@@ -146,11 +108,11 @@ type ReportOptions struct {
 
 // Report aggregates samples into perf report's histogram: one section per
 // event, one row per distinct combination of the sort keys. It implements
-// [RecordSink]; side-band records give it perf's DSO creation order (used
+// [output.RecordSink]; side-band records give it perf's DSO creation order (used
 // to break ties between equally heavy call-graph branches) and the lost
 // sample count.
 type Report struct {
-	opts     ReportOptions
+	opts     Options
 	sections []*reportSection
 	byAttr   map[*decode.EventAttr]*reportSection
 	dsoRank  map[string]int
@@ -171,7 +133,7 @@ type reportSection struct {
 	index int
 	// entries is perf's hists->entries_in: the entries in the order of
 	// the sort keys' compare functions, looked up through the tree.
-	entries     rbTree[*histEntry]
+	entries     rbtree.Tree[*histEntry]
 	collapsed   bool
 	nrSamples   uint64
 	totalPeriod uint64
@@ -199,8 +161,8 @@ type histEntry struct {
 	maxDepth      int // longest chain appended (perf's callchain_root.max_depth)
 }
 
-// NewReport returns an empty report.
-func NewReport(opts ReportOptions) *Report {
+// New returns an empty report.
+func New(opts Options) *Report {
 	if len(opts.Sort) == 0 {
 		opts.Sort = DefaultSortKeys()
 	}
@@ -213,7 +175,7 @@ func NewReport(opts ReportOptions) *Report {
 
 // AddRecord notes side-band records: MMAP/MMAP2 give the DSO creation
 // order, LOST_SAMPLES the lost sample count.
-func (r *Report) AddRecord(rec *Record) error {
+func (r *Report) AddRecord(rec *output.Record) error {
 	switch x := rec.Record.(type) {
 	case *decode.Mmap:
 		r.rank(x.Filename)
@@ -254,18 +216,6 @@ func (r *Report) section(attr *decode.EventAttr) *reportSection {
 	r.sections = append(r.sections, s)
 	sort.SliceStable(r.sections, func(i, j int) bool { return r.sections[i].index < r.sections[j].index })
 	return s
-}
-
-// samplePeriod is the sample's weight as perf computes it: the recorded
-// period, else the attr's sample_period.
-func samplePeriod(s *decode.Sample) uint64 {
-	if s.Format&decode.SamplePeriod != 0 {
-		return s.Period
-	}
-	if s.Attr != nil {
-		return s.Attr.SamplePeriod
-	}
-	return 1
 }
 
 func levelOf(s *decode.Sample) byte {
@@ -313,7 +263,7 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 	}
 	s := ev.Sample.Sample
 	sec := r.section(s.Attr)
-	period := samplePeriod(s)
+	period := s.Period
 	sec.nrSamples++
 	sec.totalPeriod += period
 	if s.Format&decode.SampleCallchain != 0 {
@@ -414,12 +364,12 @@ func (r *Report) callerOrder() bool {
 }
 
 func (s *reportSection) findOrAdd(tmpl *histEntry, keys []SortKey) *histEntry {
-	found, _ := s.entries.findOrMake(tmpl, func(a, b *histEntry) int { return compareHist(a, b, keys) }, func() *histEntry {
+	found, _ := s.entries.FindOrInsert(tmpl, func(a, b *histEntry) int { return compareHist(a, b, keys) }, func() *histEntry {
 		he := new(histEntry)
 		*he = *tmpl
 		return he
 	})
-	return found
+	return s.entries.Value(found)
 }
 
 // collapse merges entries that compare equal, as perf's
@@ -440,12 +390,13 @@ func (s *reportSection) collapse(keys []SortKey) {
 	if !needCollapse {
 		return
 	}
-	var out rbTree[*histEntry]
-	for _, he := range s.entries.items() {
-		dst, inserted := out.findOrInsert(he, func(a, b *histEntry) int { return compareHist(a, b, keys) })
+	var out rbtree.Tree[*histEntry]
+	for _, he := range s.entries.Values() {
+		n, inserted := out.FindOrInsert(he, func(a, b *histEntry) int { return compareHist(a, b, keys) }, nil)
 		if inserted {
 			continue
 		}
+		dst := out.Value(n)
 		dst.self += he.self
 		dst.acc += he.acc
 		dst.nrSelf += he.nrSelf
@@ -481,7 +432,16 @@ func cmpWrap(a, b uint64) int {
 // compareHist is perf's hist_entry__cmp/collapse: the order of the
 // collapsed tree, which decides the order of rows that tie in the output
 // sort. Negative when a sorts first.
-func compareHist(a, b *histEntry, keys []SortKey) int {
+func compareHist(a, b *histEntry, keys []SortKey) int { return compareKeys(a, b, keys, false) }
+
+// compareOutput is the output sort of perf's hists__output_resort for the
+// sort keys (se_sort, else se_cmp); 0 keeps the collapsed order.
+func compareOutput(a, b *histEntry, keys []SortKey) int { return compareKeys(a, b, keys, true) }
+
+// compareKeys compares by each sort key in turn. The keys compare the same
+// way in both orders but for the symbol, which the output sort compares by
+// name (sort__sym_sort) and the tree by address (sort__sym_cmp).
+func compareKeys(a, b *histEntry, keys []SortKey, output bool) int {
 	for _, k := range keys {
 		c := 0
 		switch k {
@@ -492,24 +452,10 @@ func compareHist(a, b *histEntry, keys []SortKey) int {
 		case SortDSO:
 			c = compareDSO(a, b)
 		case SortSym:
-			switch {
-			case !a.resolved && !b.resolved:
-				c = cmpWrap(a.ip, b.ip)
-			default:
-				if c = compareDSO(a, b); c != 0 {
-					break
-				}
-				if !a.resolved || !b.resolved {
-					// resolved entries first
-					c = -cmpNull(!a.resolved, !b.resolved)
-					break
-				}
-				if a.inlined || b.inlined {
-					if c = strings.Compare(b.sym, a.sym); c != 0 {
-						break
-					}
-				}
-				c = cmpWrap(a.start, b.start)
+			if output {
+				c = sortSym(a, b)
+			} else {
+				c = compareSym(a, b)
 			}
 		}
 		if c != 0 {
@@ -517,6 +463,34 @@ func compareHist(a, b *histEntry, keys []SortKey) int {
 		}
 	}
 	return 0
+}
+
+// compareSym is sort__sym_cmp: unresolved entries by address, the others
+// by DSO, resolved ones first, inlined ones by name, then by symbol start.
+func compareSym(a, b *histEntry) int {
+	if !a.resolved && !b.resolved {
+		return cmpWrap(a.ip, b.ip)
+	}
+	if c := compareDSO(a, b); c != 0 {
+		return c
+	}
+	if !a.resolved || !b.resolved {
+		return -cmpNull(!a.resolved, !b.resolved) // resolved entries first
+	}
+	if a.inlined || b.inlined {
+		if c := strings.Compare(b.sym, a.sym); c != 0 {
+			return c
+		}
+	}
+	return cmpWrap(a.start, b.start)
+}
+
+// sortSym is sort__sym_sort: resolved entries first, by name.
+func sortSym(a, b *histEntry) int {
+	if !a.resolved || !b.resolved {
+		return -cmpNull(!a.resolved, !b.resolved)
+	}
+	return strings.Compare(a.sym, b.sym)
 }
 
 // compareDSO orders by short name, entries without a map last.
@@ -527,54 +501,35 @@ func compareDSO(a, b *histEntry) int {
 	return strings.Compare(a.dso, b.dso)
 }
 
-// compareOutput is the output sort of perf's hists__output_resort for the
-// sort keys (se_sort, else se_cmp); 0 keeps the collapsed order.
-func compareOutput(a, b *histEntry, keys []SortKey) int {
-	for _, k := range keys {
-		c := 0
-		switch k {
-		case SortComm:
-			c = strings.Compare(a.comm, b.comm)
-		case SortPID:
-			c = int(a.tid) - int(b.tid)
-		case SortDSO:
-			c = compareDSO(a, b)
-		case SortSym:
-			if !a.resolved || !b.resolved {
-				c = -cmpNull(!a.resolved, !b.resolved)
-			} else {
-				c = strings.Compare(a.sym, b.sym)
-			}
-		}
-		if c != 0 {
-			return c
-		}
-	}
-	return 0
-}
-
 // sortedEntries returns the section's rows in perf's output order.
 func (r *Report) sortedEntries(s *reportSection) []*histEntry {
-	keys := r.opts.Sort
-	s.collapse(keys)
-	rows := s.entries.items()
+	s.collapse(r.opts.Sort)
+	return r.outputOrder(s.entries.Values(), s.chains, func(a, b *histEntry) int { return cmp.Compare(a.self, b.self) })
+}
+
+// outputOrder returns the rows a thread filter shows in perf's output
+// order (hists__output_resort): by children overhead with --children,
+// then by self overhead as compareSelf says (positive: a is heavier),
+// then by the output sort keys; chains says the event's samples carry
+// callchains. Entries that tie keep the order perf's rb-tree gives them.
+func (r *Report) outputOrder(rows []*histEntry, chains bool, compareSelf func(a, b *histEntry) int) []*histEntry {
 	children := r.children()
 	caller := r.callerOrder()
 	graphs := r.opts.CallGraph != CallGraphNone // perf: symbol_conf.use_callchain
 	okeys := r.outputKeys()
-	return shown(rbOrder(rows, func(a, b *histEntry) bool {
+	return shown(rbtree.Order(rows, func(a, b *histEntry) bool {
 		if children {
 			if a.acc != b.acc {
 				return a.acc > b.acc
 			}
 			// perf's __hpp__sort_acc: within one thread, put callers
 			// above callees when they weigh the same.
-			if a.tid == b.tid && s.chains && graphs && a.maxDepth != b.maxDepth {
+			if a.tid == b.tid && chains && graphs && a.maxDepth != b.maxDepth {
 				return (a.maxDepth > b.maxDepth) == caller
 			}
 		}
-		if a.self != b.self {
-			return a.self > b.self
+		if c := compareSelf(a, b); c != 0 {
+			return c > 0
 		}
 		return compareOutput(a, b, okeys) < 0
 	}))
@@ -611,20 +566,12 @@ func (r *Report) HasCallchains() bool { return r.hasChains }
 // children reports whether --children is in effect: it needs callchains.
 func (r *Report) children() bool { return r.opts.Children && r.hasChains && !r.opts.Pipe }
 
-// percent returns v as a percentage of total.
-func percent(v, total uint64) float64 {
-	if total == 0 {
-		return 0
-	}
-	return 100.0 * float64(v) / float64(total)
-}
-
 // rowPercent is the overhead a row is filtered by (--percent-limit).
 func (r *Report) rowPercent(he *histEntry, total uint64) float64 {
 	if r.children() {
-		return percent(he.acc, total)
+		return table.Percent(he.acc, total)
 	}
-	return percent(he.self, total)
+	return table.Percent(he.self, total)
 }
 
 // symText is the Symbol column of a row: "[k] name" or "[.] 0x%016x".
@@ -651,4 +598,4 @@ func (he *histEntry) dsoText() string {
 	return he.dso
 }
 
-var _ RecordSink = (*Report)(nil)
+var _ output.RecordSink = (*Report)(nil)

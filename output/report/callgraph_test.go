@@ -1,6 +1,8 @@
-package output
+package report
 
-import "testing"
+import (
+	"testing"
+)
 
 // TestChainChildrenTreeShape checks that a chain joins the child perf's
 // rb_root_in search reaches, not the one a total order would find: entries
@@ -27,7 +29,7 @@ func TestChainChildrenTreeShape(t *testing.T) {
 			root.appendChain([]chainEntry{e}, 1)
 		}
 		var got []uint64
-		for _, c := range root.children.items() {
+		for _, c := range root.children.Values() {
 			got = append(got, c.val[0].ip)
 		}
 		if len(got) != len(tt.want) {

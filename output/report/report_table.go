@@ -1,48 +1,16 @@
-package output
+package report
 
 import (
 	"bufio"
-	"encoding/json"
 	"fmt"
 	"io"
 	"strconv"
 
-	"github.com/olekukonko/tablewriter"
-	"github.com/olekukonko/tablewriter/tw"
+	"github.com/perfstitch/perfstitch/internal/table"
 )
 
-// newTable returns a tablewriter table with the given headers; columns
-// whose index is in right are right-aligned (numbers). Cells never wrap:
-// symbol names are long and must stay greppable.
-func newTable(w io.Writer, headers []string, right ...int) *tablewriter.Table {
-	aligns := make([]tw.Align, len(headers))
-	for i := range aligns {
-		aligns[i] = tw.AlignLeft
-	}
-	for _, i := range right {
-		aligns[i] = tw.AlignRight
-	}
-	t := tablewriter.NewTable(w,
-		tablewriter.WithHeaderAutoFormat(tw.Off),
-		tablewriter.WithHeaderAlignmentConfig(tw.CellAlignment{PerColumn: aligns}),
-		tablewriter.WithRowAlignmentConfig(tw.CellAlignment{PerColumn: aligns}),
-		tablewriter.WithRowAutoWrap(tw.WrapNone),
-		tablewriter.WithHeaderAutoWrap(tw.WrapNone),
-	)
-	t.Header(toAny(headers)...)
-	return t
-}
-
-func toAny(s []string) []any {
-	out := make([]any, len(s))
-	for i, v := range s {
-		out[i] = v
-	}
-	return out
-}
-
 func pct2(v, total uint64) string {
-	return strconv.FormatFloat(percent(v, total), 'f', 2, 64) + "%"
+	return strconv.FormatFloat(table.Percent(v, total), 'f', 2, 64) + "%"
 }
 
 // WriteTable prints the report as one tablewriter table per event:
@@ -85,7 +53,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 				headers = append(headers, "Symbol")
 			}
 		}
-		t := newTable(bw, headers, right...)
+		t := table.New(bw, headers, right...)
 		for _, he := range r.sortedEntries(s) {
 			if r.rowPercent(he, s.totalPeriod) < r.opts.PercentLimit {
 				continue
@@ -122,26 +90,26 @@ func (r *Report) WriteTable(w io.Writer) error {
 	return bw.Flush()
 }
 
-// ReportJSON is the JSON form of a report.
-type ReportJSON struct {
-	Children    bool              `json:"children"`
-	Sort        []string          `json:"sort"`
-	LostSamples uint64            `json:"lost_samples"`
-	Events      []ReportEventJSON `json:"events"`
+// JSON is the JSON form of a report.
+type JSON struct {
+	Children    bool        `json:"children"`
+	Sort        []string    `json:"sort"`
+	LostSamples uint64      `json:"lost_samples"`
+	Events      []EventJSON `json:"events"`
 }
 
-// ReportEventJSON is one event's histogram.
-type ReportEventJSON struct {
-	Event          string          `json:"event"`
-	Samples        uint64          `json:"samples"`
-	EventCount     uint64          `json:"event_count"`
-	Rows           []ReportRowJSON `json:"rows"`
-	CallGraph      string          `json:"call_graph,omitempty"`
-	CallGraphLimit float64         `json:"call_graph_limit_percent,omitempty"`
+// EventJSON is one event's histogram.
+type EventJSON struct {
+	Event          string    `json:"event"`
+	Samples        uint64    `json:"samples"`
+	EventCount     uint64    `json:"event_count"`
+	Rows           []RowJSON `json:"rows"`
+	CallGraph      string    `json:"call_graph,omitempty"`
+	CallGraphLimit float64   `json:"call_graph_limit_percent,omitempty"`
 }
 
-// ReportRowJSON is one row. Percentages are of the event's total period.
-type ReportRowJSON struct {
+// RowJSON is one row. Percentages are of the event's total period.
+type RowJSON struct {
 	Children      float64 `json:"children_percent,omitempty"`
 	Self          float64 `json:"self_percent"`
 	ChildrenPer   uint64  `json:"children_period,omitempty"`
@@ -170,8 +138,8 @@ type GraphNodeJSON struct {
 }
 
 // JSON returns the report as data.
-func (r *Report) JSON() *ReportJSON {
-	out := &ReportJSON{Children: r.children(), LostSamples: r.LostSamples, Events: []ReportEventJSON{}}
+func (r *Report) JSON() *JSON {
+	out := &JSON{Children: r.children(), LostSamples: r.LostSamples, Events: []EventJSON{}}
 	for _, k := range r.opts.Sort {
 		out.Sort = append(out.Sort, k.String())
 	}
@@ -179,7 +147,7 @@ func (r *Report) JSON() *ReportJSON {
 		if s.nrSamples == 0 {
 			continue
 		}
-		ev := ReportEventJSON{Event: s.name, Samples: s.nrSamples, EventCount: s.totalPeriod, Rows: []ReportRowJSON{}}
+		ev := EventJSON{Event: s.name, Samples: s.nrSamples, EventCount: s.totalPeriod, Rows: []RowJSON{}}
 		graph := r.opts.CallGraph != CallGraphNone && s.chains
 		if graph {
 			ev.CallGraph = r.opts.CallGraph.String()
@@ -194,8 +162,8 @@ func (r *Report) JSON() *ReportJSON {
 			if r.rowPercent(he, s.totalPeriod) < r.opts.PercentLimit {
 				continue
 			}
-			row := ReportRowJSON{
-				Self:        percent(he.self, s.totalPeriod),
+			row := RowJSON{
+				Self:        table.Percent(he.self, s.totalPeriod),
 				SelfPeriod:  he.self,
 				SelfSamples: he.nrSelf,
 				Comm:        he.comm,
@@ -204,7 +172,7 @@ func (r *Report) JSON() *ReportJSON {
 				Level:       string(he.level),
 			}
 			if r.children() {
-				row.Children = percent(he.acc, s.totalPeriod)
+				row.Children = table.Percent(he.acc, s.totalPeriod)
 				row.ChildrenPer = he.acc
 				row.ChildrenCount = he.nrAcc
 			}
@@ -227,7 +195,7 @@ func (r *Report) JSON() *ReportJSON {
 func graphJSON(nodes []*chainNode, total uint64) []GraphNodeJSON {
 	var out []GraphNodeJSON
 	for _, n := range nodes {
-		g := GraphNodeJSON{Period: n.cumulHits(), Percent: percent(n.cumulHits(), total), Samples: n.cumulCounts()}
+		g := GraphNodeJSON{Period: n.cumulHits(), Percent: table.Percent(n.cumulHits(), total), Samples: n.cumulCounts()}
 		for i := range n.val {
 			g.Frames = append(g.Frames, n.val[i].label())
 		}
@@ -239,21 +207,10 @@ func graphJSON(nodes []*chainNode, total uint64) []GraphNodeJSON {
 
 // WriteJSON prints the report as one indented JSON document.
 func (r *Report) WriteJSON(w io.Writer) error {
-	enc := json.NewEncoder(w)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(r.JSON()); err != nil {
-		return fmt.Errorf("report json: %w", err)
-	}
-	return nil
+	return table.WriteJSON(w, r.JSON(), "report")
 }
 
 // Write prints the report in format f.
-func (r *Report) Write(w io.Writer, f TableFormat) error {
-	switch f {
-	case TablePerf:
-		return r.WritePerf(w)
-	case TableJSON:
-		return r.WriteJSON(w)
-	}
-	return r.WriteTable(w)
+func (r *Report) Write(w io.Writer, f table.Format) error {
+	return table.Write(w, f, r)
 }
