@@ -14,27 +14,12 @@ import (
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
 
-// fuzzSeeds adds the recordings of testdata/ and (when present) the small
-// corpus and external files, plus synthetic ones, to f.
+// fuzzSeeds adds synthetic recordings (both byte orders, plain,
+// compressed, and one zstd stream cut across containers) to f. The
+// committed seeds are under testdata/fuzz/FuzzFile and FuzzPipe: recordings
+// of a few KB, so that a fuzzing run mutates instead of minimising; the
+// recordings themselves are walked by TestWalkRecordings.
 func fuzzSeeds(f *testing.F, pipe bool) {
-	var paths []string
-	p, _ := filepath.Glob(testfixture.Testdata(f, "*", "perf.data"))
-	paths = append(paths, p...)
-	root := filepath.Join(testfixture.ModuleRoot(f), "..", "shared")
-	for _, pat := range []string{"corpus/*/perf.data", "external/*/*/perf.data"} {
-		p, _ := filepath.Glob(filepath.Join(root, pat))
-		paths = append(paths, p...)
-	}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil || len(b) > 64<<10 {
-			continue
-		}
-		isPipe := len(b) >= 16 && binary.LittleEndian.Uint64(b[8:]) == 16
-		if isPipe == pipe {
-			f.Add(b)
-		}
-	}
 	for _, bo := range []byteOrder{binary.LittleEndian, binary.BigEndian} {
 		a := wantAttr(attrA, 0, "")
 		b := wantAttr(attrB, 1, "")
@@ -130,6 +115,31 @@ func walk(t *testing.T, open func() (*decode.File, error)) {
 	}
 	if !maps.Equal(seen[0], seen[1]) {
 		t.Fatalf("file order and time order deliver different records:\n%v\n%v", seen[0], seen[1])
+	}
+}
+
+// TestWalkRecordings walks the recordings of testdata/ and the small ones
+// of the shared corpus and external files (once the fuzz seeds), in file and
+// pipe format, as the fuzz targets walk their inputs.
+func TestWalkRecordings(t *testing.T) {
+	paths, _ := filepath.Glob(testfixture.Testdata(t, "*", "perf.data"))
+	root := filepath.Join(testfixture.ModuleRoot(t), "..", "shared")
+	for _, pat := range []string{"corpus/*/perf.data", "external/*/*/perf.data"} {
+		p, _ := filepath.Glob(filepath.Join(root, pat))
+		paths = append(paths, p...)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) > 64<<10 {
+			continue
+		}
+		t.Run(p, func(t *testing.T) {
+			if len(b) >= 16 && binary.LittleEndian.Uint64(b[8:]) == 16 {
+				walk(t, func() (*decode.File, error) { return decode.NewPipe(bytes.NewReader(b)) })
+				return
+			}
+			walk(t, func() (*decode.File, error) { return decode.NewFile(bytes.NewReader(b)) })
+		})
 	}
 }
 
