@@ -69,7 +69,24 @@ type File struct {
 	// fr is the frame reader NewPipe started; Records continues with it.
 	fr      *frameReader
 	started bool
+	// beforeApply is the function BeforeApply set.
+	beforeApply func(Record)
 }
+
+// BeforeApply makes the records' iteration call fn just before a record
+// changes the recording's state, with that record (valid during the call).
+// Once the File is open, such changes are what HEADER_ATTR (a new event in
+// Attrs), ID_INDEX (ids added to events), EVENT_UPDATE of type NAME (an
+// event renamed) and HEADER_FEATURE (a section added to Meta, which can
+// rename events) make, in pipe mode mostly, and they happen only right
+// after fn returns, on the goroutine that iterates. A caller that reads
+// Attrs, Meta or the events' Name and IDs on another goroutine while this
+// one decodes (a producer goroutine that hands records to a consumer) has
+// fn wait until the other goroutine has finished with everything handed
+// to it so far: then no read races with a change, and every record is
+// seen with the state it would have been seen with on one goroutine. Call
+// BeforeApply before Records; nil removes fn.
+func (f *File) BeforeApply(fn func(r Record)) { f.beforeApply = fn }
 
 // Magic values of the first 8 bytes.
 const (
