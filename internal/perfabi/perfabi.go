@@ -54,34 +54,30 @@ func BranchFlagsToBE(v uint64) uint64 { return BitfieldsToBE(v, branchFlagWidths
 // declaration order) were laid out from the most significant bit
 // (big-endian ABI) into the little-endian layout, keeping the bit order
 // inside each multi-bit field. Fields past bit 64 are dropped.
-func BitfieldsFromBE(v uint64, widths []uint8) uint64 {
-	var out uint64
-	pos := 0
-	for _, w := range widths {
-		if pos+int(w) > 64 {
-			break
-		}
-		shift := 64 - pos - int(w)
-		mask := uint64(1)<<w - 1 // all ones for w = 64
-		out |= (v >> shift & mask) << pos
-		pos += int(w)
-	}
-	return out
-}
+func BitfieldsFromBE(v uint64, widths []uint8) uint64 { return repack(v, widths, false) }
 
 // BitfieldsToBE moves the bitfields of v from the little-endian layout
 // (first field in the least significant bits) to the big-endian one (first
 // field in the most significant bits), keeping the bit order inside each
 // field: what a big-endian compiler makes of the same struct.
-func BitfieldsToBE(v uint64, widths []uint8) uint64 {
+func BitfieldsToBE(v uint64, widths []uint8) uint64 { return repack(v, widths, true) }
+
+// repack moves each field of v between its little-endian position (pos
+// bits from the bottom) and its big-endian one (pos bits from the top).
+func repack(v uint64, widths []uint8, toBE bool) uint64 {
 	var out uint64
 	pos := 0
 	for _, w := range widths {
 		if pos+int(w) > 64 {
 			break
 		}
+		be := 64 - pos - int(w)
 		mask := uint64(1)<<w - 1 // all ones for w = 64
-		out |= (v >> pos & mask) << (64 - pos - int(w))
+		if toBE {
+			out |= (v >> pos & mask) << be
+		} else {
+			out |= (v >> be & mask) << pos
+		}
 		pos += int(w)
 	}
 	return out
