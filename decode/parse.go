@@ -636,7 +636,13 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 	if st&^(SampleIdentifier|SampleIP|SampleTID|SampleTime|SampleAddr|SampleID|SampleStreamID|SampleCPU|SamplePeriod) == 0 {
 		return smp, nil
 	}
-	c := cursor{b: body, off: i, e: e}
+	return d.parseSampleRest(s, l, cursor{b: body, off: i, e: e}, off)
+}
+
+// parseSampleRest decodes the fields of a SAMPLE after the fixed u64 slots
+// (read values onwards) into s.sample; c is at the first of them.
+func (d *decoder) parseSampleRest(s *store, l *layout, c cursor, off int64) (Record, error) {
+	e, smp, st := d.e, &s.sample, l.sampleType
 	if st&SampleRead != 0 {
 		parseReadValues(&c, l.readFormat, &smp.Read)
 	}
@@ -663,32 +669,8 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 		smp.Raw = c.bytes(int(sz), "raw")
 	}
 	if st&SampleBranchStack != 0 {
-		bnr := c.u64("branch.nr")
-		if l.hwIndex {
-			smp.BranchHWIndex = c.u64("branch.hw_idx")
-		}
-		per := uint64(24)
-		if l.counters {
-			per += 8
-		}
-		if bnr > uint64(c.remaining())/per {
-			return nil, formatErr(off, RecordTypeSample, "branch.nr", errShort)
-		}
-		br := smp.Branches
-		for j := uint64(0); j < bnr; j++ {
-			be := BranchEntry{From: c.u64("branch.from"), To: c.u64("branch.to"), Flags: c.u64("branch.flags")}
-			if e.big {
-				be.Flags = perfabi.BranchFlagsFromBE(be.Flags)
-			}
-			br = append(br, be)
-		}
-		smp.Branches = br
-		if l.counters {
-			bc := smp.BranchCounters
-			for j := uint64(0); j < bnr; j++ {
-				bc = append(bc, c.u64("branch.counters"))
-			}
-			smp.BranchCounters = bc
+		if err := parseBranchStack(&c, l, smp, off); err != nil {
+			return nil, err
 		}
 	}
 	if st&SampleRegsUser != 0 {
@@ -745,6 +727,39 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 		return nil, formatErr(off, RecordTypeSample, c.field, errShort)
 	}
 	return smp, nil
+}
+
+// parseBranchStack decodes the branch stack of a SAMPLE into smp (with
+// hw_idx and the counters when l's attr asks for them).
+func parseBranchStack(c *cursor, l *layout, smp *Sample, off int64) error {
+	bnr := c.u64("branch.nr")
+	if l.hwIndex {
+		smp.BranchHWIndex = c.u64("branch.hw_idx")
+	}
+	per := uint64(24)
+	if l.counters {
+		per += 8
+	}
+	if bnr > uint64(c.remaining())/per {
+		return formatErr(off, RecordTypeSample, "branch.nr", errShort)
+	}
+	br := smp.Branches
+	for j := uint64(0); j < bnr; j++ {
+		be := BranchEntry{From: c.u64("branch.from"), To: c.u64("branch.to"), Flags: c.u64("branch.flags")}
+		if c.e.big {
+			be.Flags = perfabi.BranchFlagsFromBE(be.Flags)
+		}
+		br = append(br, be)
+	}
+	smp.Branches = br
+	if l.counters {
+		bc := smp.BranchCounters
+		for j := uint64(0); j < bnr; j++ {
+			bc = append(bc, c.u64("branch.counters"))
+		}
+		smp.BranchCounters = bc
+	}
+	return nil
 }
 
 // appendU64s appends the u64s of b (a multiple of 8 bytes) to dst.
