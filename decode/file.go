@@ -52,7 +52,8 @@ type File struct {
 	Header Header
 	// Attrs are the events of the recording. In pipe mode the list grows
 	// as HEADER_ATTR records are read ([NewPipe] reads the leading
-	// HEADER_ATTR and HEADER_FEATURE records before it returns).
+	// HEADER_ATTR and HEADER_FEATURE records before it returns; see
+	// [File.BeforeApply] for reading it on another goroutine).
 	Attrs []*EventAttr
 	// Meta holds the parsed feature sections. In pipe mode it is filled
 	// as HEADER_FEATURE records are read.
