@@ -88,10 +88,7 @@ func (d *decoder) parseHeaderRecord(s *store, typ RecordType, c RecordCommon, bo
 		return &s.headerAttr, nil
 	case RecordTypeHeaderEventType:
 		s.eventType = HeaderEventType{RecordCommon: c, EventID: cur.u64("event_id"), Name: cstring(cur.rest())}
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return &s.eventType, nil
+		return cur.done(&s.eventType, off, typ)
 	case RecordTypeHeaderTracingData:
 		// The payload is read by the caller (it follows the record).
 		s.tracingData = TracingData{RecordCommon: c, Data: s.tracingData.Data[:0]}
@@ -176,10 +173,7 @@ func (d *decoder) parseSessionRecord(s *store, typ RecordType, c RecordCommon, b
 			r.CapUserTimeZero = cur.u8("cap_user_time_zero") != 0
 			r.CapUserTimeShort = cur.u8("cap_user_time_short") != 0
 		}
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return r, nil
+		return cur.done(r, off, typ)
 	case RecordTypeCompressed, RecordTypeCompressed2:
 		r := &s.compressed
 		*r = Compressed{RecordCommon: c, V2: typ == RecordTypeCompressed2}
@@ -212,9 +206,9 @@ func (d *decoder) parseSessionRecord(s *store, typ RecordType, c RecordCommon, b
 	return r, nil
 }
 
-// parseAuxtrace decodes the AUX area tracing records (perf-format.md: the
-// itrace family): the PMU's private info, an AUX buffer's header (its data
-// follows the record) and a decoder error.
+// parseAuxtrace decodes the perf-tool records of AUX area tracing
+// (itrace): the PMU's private info, an AUX buffer's header (its data
+// follows the record) and a trace decoder's error.
 func (d *decoder) parseAuxtrace(s *store, typ RecordType, c RecordCommon, body []byte) (Record, error) {
 	off := c.Offset
 	cur := cursor{b: body, e: d.e}
@@ -228,10 +222,7 @@ func (d *decoder) parseAuxtrace(s *store, typ RecordType, c RecordCommon, body [
 			priv = append(priv, cur.u64("priv"))
 		}
 		r.Priv = priv
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return r, nil
+		return cur.done(r, off, typ)
 	case RecordTypeAuxtrace:
 		r := &s.auxtrace
 		*r = Auxtrace{RecordCommon: c, AuxSize: cur.u64("size"), AuxOffset: cur.u64("offset"),
@@ -251,10 +242,7 @@ func (d *decoder) parseAuxtrace(s *store, typ RecordType, c RecordCommon, body [
 	if cur.remaining() > 64 {
 		r.Msg = cstring(cur.rest()[:64])
 	}
-	if cur.short {
-		return nil, formatErr(off, typ, cur.field, errShort)
-	}
-	return r, nil
+	return cur.done(r, off, typ)
 }
 
 // parseStat decodes the records of perf stat and the event updates:
@@ -303,16 +291,10 @@ func (d *decoder) parseStat(s *store, typ RecordType, c RecordCommon, body []byt
 	case RecordTypeStat:
 		s.stat = Stat{RecordCommon: c, StatID: cur.u64("id"), StatCPU: cur.u32("cpu"), Thread: cur.u32("thread"),
 			Val: cur.u64("val"), Ena: cur.u64("ena"), Run: cur.u64("run")}
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return &s.stat, nil
+		return cur.done(&s.stat, off, typ)
 	case RecordTypeStatRound:
 		s.statRound = StatRound{RecordCommon: c, RoundType: cur.u64("type"), RoundTime: cur.u64("time")}
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return &s.statRound, nil
+		return cur.done(&s.statRound, off, typ)
 	}
 	return d.parseEventUpdate(s, c, &cur)
 }
@@ -342,8 +324,14 @@ func (d *decoder) parseEventUpdate(s *store, c RecordCommon, cur *cursor) (Recor
 		}
 	}
 	r.CPUs = cpus
-	if cur.short {
-		return nil, formatErr(off, typ, cur.field, errShort)
+	return cur.done(r, off, typ)
+}
+
+// done returns r, or the error of the field c ran short in: the end of a
+// record parser.
+func (c *cursor) done(r Record, off int64, typ RecordType) (Record, error) {
+	if c.short {
+		return nil, formatErr(off, typ, c.field, errShort)
 	}
 	return r, nil
 }
