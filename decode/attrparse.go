@@ -3,16 +3,14 @@ package decode
 import (
 	"fmt"
 	"math/bits"
+
+	"github.com/perfstitch/perfstitch/internal/perfabi"
 )
 
-// perf_event_attr size versions (PERF_ATTR_SIZE_VER*).
 const (
-	attrSizeVer0 = 64
-	attrSizeMax  = 144 // VER9, the newest layout this package knows
-
-	// maxAttrSize bounds attr.size values this package accepts at all; the
-	// kernel would refuse anything beyond a page.
-	maxAttrSize = 4096
+	attrSizeVer0 = perfabi.AttrSizeVer0
+	attrSizeMax  = perfabi.AttrSizeMax
+	maxAttrSize  = perfabi.MaxAttrSize
 )
 
 // parseAttr decodes a struct perf_event_attr from b (at most attr.size
@@ -67,20 +65,6 @@ func parseAttr(b []byte, e endian) (EventAttr, error) {
 	return a, nil
 }
 
-// attrFlagWidths are the widths of the perf_event_attr bitfields in
-// declaration order (precise_ip is the only multi-bit one before the
-// reserved tail).
-var attrFlagWidths = [...]uint8{
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, // disabled .. watermark (bits 0-14)
-	2,                                                                   // precise_ip (15-16)
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, // 17-39
-	24, // __reserved_1
-}
-
-// branchFlagWidths are the widths of struct perf_branch_entry's bitfields
-// after from/to (mispred .. reserved).
-var branchFlagWidths = [...]uint8{1, 1, 1, 1, 16, 4, 2, 4, 3, 31}
-
 // attrFlags converts the flags word to the little-endian bit numbering of
 // the UAPI header. Big-endian compilers allocate bitfields from the most
 // significant bit, so each field is moved to its LE position.
@@ -88,28 +72,7 @@ func attrFlags(v uint64, e endian) AttrFlags {
 	if !e.big {
 		return AttrFlags(v)
 	}
-	return AttrFlags(bitfieldsFromBE(v, attrFlagWidths[:]))
-}
-
-// bitfieldsFromBE re-packs a u64 whose bitfields were laid out from the
-// most significant bit (big-endian ABI) into the LE layout, keeping the bit
-// order inside each multi-bit field.
-func bitfieldsFromBE(v uint64, widths []uint8) uint64 {
-	var out uint64
-	pos := 0
-	for _, w := range widths {
-		if pos+int(w) > 64 {
-			break
-		}
-		shift := 64 - pos - int(w)
-		mask := uint64(1)<<w - 1
-		if w == 64 {
-			mask = ^uint64(0)
-		}
-		out |= (v >> shift & mask) << pos
-		pos += int(w)
-	}
-	return out
+	return AttrFlags(perfabi.AttrFlagsFromBE(v))
 }
 
 // layout is what the decoder precomputes per event to parse its records.

@@ -1,6 +1,10 @@
 package decode
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/perfstitch/perfstitch/internal/perfabi"
+)
 
 func TestDefaultName(t *testing.T) {
 	tests := []struct {
@@ -34,13 +38,13 @@ func TestDefaultName(t *testing.T) {
 func TestBitfieldsFromBE(t *testing.T) {
 	// disabled (bit 0) is the top bit for a big-endian compiler; the
 	// 2-bit precise_ip keeps its own bit order.
-	if got := bitfieldsFromBE(1<<63, attrFlagWidths[:]); got != 1 {
+	if got := perfabi.AttrFlagsFromBE(1 << 63); got != 1 {
 		t.Errorf("disabled: %#x", got)
 	}
-	if got := bitfieldsFromBE(0b10<<(64-17), attrFlagWidths[:]); AttrFlags(got) != 2<<15 {
+	if got := perfabi.AttrFlagsFromBE(0b10 << (64 - 17)); AttrFlags(got) != 2<<15 {
 		t.Errorf("precise_ip 2: %#x", got)
 	}
-	if got := bitfieldsFromBE(1<<(63-39), attrFlagWidths[:]); AttrFlags(got) != AttrDeferOutput {
+	if got := perfabi.AttrFlagsFromBE(1 << (63 - 39)); AttrFlags(got) != AttrDeferOutput {
 		t.Errorf("defer_output: %#x", got)
 	}
 }

@@ -31,31 +31,39 @@ func (r *Sample) reset() {
 
 // CopyTo makes dst a deep copy of r, reusing dst's storage (the
 // allocation-free twin of Clone, for consumers that keep samples in
-// recycled buffers).
+// recycled buffers). As with Clone, a nil slice of r stays nil in dst.
 func (r *Sample) CopyTo(dst *Sample) { r.cloneInto(dst) }
 
 // cloneInto makes dst a deep copy of r, reusing dst's storage.
 func (r *Sample) cloneInto(dst *Sample) {
-	rv, cc, raw, br, bc := dst.Read.Values[:0], dst.Callchain[:0], dst.Raw[:0], dst.Branches[:0], dst.BranchCounters[:0]
-	ru, su, ri, aux := dst.RegsUser[:0], dst.StackUser[:0], dst.RegsIntr[:0], dst.Aux[:0]
+	if r.Read.Values == nil && r.Raw == nil && r.Branches == nil && r.BranchCounters == nil &&
+		r.RegsUser == nil && r.StackUser == nil && r.RegsIntr == nil && r.Aux == nil {
+		// The common case: the callchain is the only slice.
+		cc := dst.Callchain
+		*dst = *r
+		dst.Callchain = reuse(cc, r.Callchain)
+		return
+	}
+	rv, cc, raw, br, bc := dst.Read.Values, dst.Callchain, dst.Raw, dst.Branches, dst.BranchCounters
+	ru, su, ri, aux := dst.RegsUser, dst.StackUser, dst.RegsIntr, dst.Aux
 	*dst = *r
-	dst.Read.Values = append(rv, r.Read.Values...)
-	dst.Callchain = append(cc, r.Callchain...)
-	dst.Raw = appendOrNil(raw, r.Raw)
-	dst.Branches = append(br, r.Branches...)
-	dst.BranchCounters = append(bc, r.BranchCounters...)
-	dst.RegsUser = append(ru, r.RegsUser...)
-	dst.StackUser = appendOrNil(su, r.StackUser)
-	dst.RegsIntr = append(ri, r.RegsIntr...)
-	dst.Aux = appendOrNil(aux, r.Aux)
+	dst.Read.Values = reuse(rv, r.Read.Values)
+	dst.Callchain = reuse(cc, r.Callchain)
+	dst.Raw = reuse(raw, r.Raw)
+	dst.Branches = reuse(br, r.Branches)
+	dst.BranchCounters = reuse(bc, r.BranchCounters)
+	dst.RegsUser = reuse(ru, r.RegsUser)
+	dst.StackUser = reuse(su, r.StackUser)
+	dst.RegsIntr = reuse(ri, r.RegsIntr)
+	dst.Aux = reuse(aux, r.Aux)
 }
 
-// appendOrNil copies src into dst's storage, keeping nil for nil.
-func appendOrNil(dst, src []byte) []byte {
+// reuse copies src into buf's storage; a nil src stays nil.
+func reuse[T any](buf, src []T) []T {
 	if src == nil {
 		return nil
 	}
-	return append(dst, src...)
+	return append(buf[:0], src...)
 }
 
 // Type returns the record type of r.

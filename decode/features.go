@@ -18,17 +18,7 @@ func (m *Meta) add(f Feature, b []byte, e endian, off int64) {
 	parsed := true
 	switch f {
 	case FeatureBuildID:
-		save := c
-		m.BuildIDs = parseBuildIDs(&c, true)
-		for _, b := range m.BuildIDs {
-			if strings.HasPrefix(b.Filename, "nel.kallsyms]") {
-				// Very old perfs wrote the entries without the pid
-				// field; perf detects them the same way.
-				c = save
-				m.BuildIDs = parseBuildIDs(&c, false)
-				break
-			}
-		}
+		m.BuildIDs = parseBuildIDSection(&c)
 	case FeatureHostname:
 		m.Hostname = c.perfString("hostname")
 	case FeatureOSRelease:
@@ -53,28 +43,13 @@ func (m *Meta) add(f Feature, b []byte, e endian, off int64) {
 	case FeatureCPUTopology:
 		m.CPUTopology = parseCPUTopology(&c, m.NrCPUsAvail)
 	case FeaturePMUMappings:
-		nr := c.u32("nr")
-		if uint64(nr) > uint64(c.remaining())/8 {
-			c.short, c.field = true, "nr"
-			break
+		if pm, ok := parsePMUMappings(&c); ok {
+			m.PMUMappings = pm
 		}
-		pm := make(map[uint32]string, nr)
-		for i := uint32(0); i < nr && !c.short; i++ {
-			t := c.u32("type")
-			pm[t] = c.perfString("name")
-		}
-		m.PMUMappings = pm
 	case FeatureGroupDesc:
-		nr := c.u32("nr")
-		if uint64(nr) > uint64(c.remaining())/12 {
-			c.short, c.field = true, "nr"
-			break
+		if gd, ok := parseGroupDesc(&c); ok {
+			m.GroupDesc = gd
 		}
-		gd := make([]GroupDesc, 0, nr)
-		for i := uint32(0); i < nr && !c.short; i++ {
-			gd = append(gd, GroupDesc{Name: c.perfString("name"), LeaderIdx: c.u32("leader_idx"), NrMembers: c.u32("nr_members")})
-		}
-		m.GroupDesc = gd
 	case FeatureSampleTime:
 		st := &SampleTimeRange{First: c.u64("first"), Last: c.u64("last")}
 		if !c.short {
@@ -109,6 +84,53 @@ func (m *Meta) add(f Feature, b []byte, e endian, off int64) {
 		}
 		m.Raw[f] = slices.Clone(b)
 	}
+}
+
+// parseBuildIDSection decodes a BUILD_ID section, with or without the pid
+// field of each entry.
+func parseBuildIDSection(c *cursor) []BuildID {
+	save := *c
+	ids := parseBuildIDs(c, true)
+	for _, b := range ids {
+		if strings.HasPrefix(b.Filename, "nel.kallsyms]") {
+			// Very old perfs wrote the entries without the pid field;
+			// perf detects them the same way.
+			*c = save
+			return parseBuildIDs(c, false)
+		}
+	}
+	return ids
+}
+
+// parsePMUMappings decodes a PMU_MAPPINGS section; ok is false (and c
+// short) when its count cannot fit.
+func parsePMUMappings(c *cursor) (pm map[uint32]string, ok bool) {
+	nr := c.u32("nr")
+	if uint64(nr) > uint64(c.remaining())/8 {
+		c.short, c.field = true, "nr"
+		return nil, false
+	}
+	pm = make(map[uint32]string, nr)
+	for i := uint32(0); i < nr && !c.short; i++ {
+		t := c.u32("type")
+		pm[t] = c.perfString("name")
+	}
+	return pm, true
+}
+
+// parseGroupDesc decodes a GROUP_DESC section; ok is false (and c short)
+// when its count cannot fit.
+func parseGroupDesc(c *cursor) (gd []GroupDesc, ok bool) {
+	nr := c.u32("nr")
+	if uint64(nr) > uint64(c.remaining())/12 {
+		c.short, c.field = true, "nr"
+		return nil, false
+	}
+	gd = make([]GroupDesc, 0, nr)
+	for i := uint32(0); i < nr && !c.short; i++ {
+		gd = append(gd, GroupDesc{Name: c.perfString("name"), LeaderIdx: c.u32("leader_idx"), NrMembers: c.u32("nr_members")})
+	}
+	return gd, true
 }
 
 // parseBuildIDs reads the BUILD_ID feature: perf_record_header_build_id

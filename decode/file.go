@@ -52,7 +52,8 @@ type File struct {
 	Header Header
 	// Attrs are the events of the recording. In pipe mode the list grows
 	// as HEADER_ATTR records are read ([NewPipe] reads the leading
-	// HEADER_ATTR and HEADER_FEATURE records before it returns).
+	// HEADER_ATTR and HEADER_FEATURE records before it returns; see
+	// [File.BeforeApply] for reading it on another goroutine).
 	Attrs []*EventAttr
 	// Meta holds the parsed feature sections. In pipe mode it is filled
 	// as HEADER_FEATURE records are read.
@@ -69,7 +70,24 @@ type File struct {
 	// fr is the frame reader NewPipe started; Records continues with it.
 	fr      *frameReader
 	started bool
+	// beforeApply is the function BeforeApply set.
+	beforeApply func(Record)
 }
+
+// BeforeApply makes the records' iteration call fn just before a record
+// changes the recording's state, with that record (valid during the call).
+// Once the File is open, such changes are what HEADER_ATTR (a new event in
+// Attrs), ID_INDEX (ids added to events), EVENT_UPDATE of type NAME (an
+// event renamed) and HEADER_FEATURE (a section added to Meta, which can
+// rename events) make, in pipe mode mostly, and they happen only right
+// after fn returns, on the goroutine that iterates. A caller that reads
+// Attrs, Meta or the events' Name and IDs on another goroutine while this
+// one decodes (a producer goroutine that hands records to a consumer) has
+// fn wait until the other goroutine has finished with everything handed
+// to it so far: then no read races with a change, and every record is
+// seen with the state it would have been seen with on one goroutine. Call
+// BeforeApply before Records; nil removes fn.
+func (f *File) BeforeApply(fn func(r Record)) { f.beforeApply = fn }
 
 // Magic values of the first 8 bytes.
 const (

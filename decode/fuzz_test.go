@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/binary"
 	"errors"
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -14,27 +15,13 @@ import (
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
 
-// fuzzSeeds adds the recordings of testdata/ and (when present) the small
-// corpus and external files, plus synthetic ones, to f.
-func fuzzSeeds(f *testing.F, pipe bool) {
-	var paths []string
-	p, _ := filepath.Glob(testfixture.Testdata(f, "*", "perf.data"))
-	paths = append(paths, p...)
-	root := filepath.Join(testfixture.ModuleRoot(f), "..", "shared")
-	for _, pat := range []string{"corpus/*/perf.data", "external/*/*/perf.data"} {
-		p, _ := filepath.Glob(filepath.Join(root, pat))
-		paths = append(paths, p...)
-	}
-	for _, p := range paths {
-		b, err := os.ReadFile(p)
-		if err != nil || len(b) > 64<<10 {
-			continue
-		}
-		isPipe := len(b) >= 16 && binary.LittleEndian.Uint64(b[8:]) == 16
-		if isPipe == pipe {
-			f.Add(b)
-		}
-	}
+// synthetic returns recordings made here (both byte orders, plain,
+// compressed, and one zstd stream cut across containers) in file or pipe
+// format. They are a few KB each: too large to seed a fuzzing run (the
+// fuzzer spends it minimising what it finds), so TestWalkRecordings walks
+// them; the seeds are under testdata/fuzz.
+func synthetic(tb testing.TB, pipe bool) [][]byte {
+	var out [][]byte
 	for _, bo := range []byteOrder{binary.LittleEndian, binary.BigEndian} {
 		a := wantAttr(attrA, 0, "")
 		b := wantAttr(attrB, 1, "")
@@ -44,7 +31,7 @@ func fuzzSeeds(f *testing.F, pipe bool) {
 		}
 		feats, _ := features(bo)
 		pf := &perfFile{bo: bo, attrs: []tAttr{attrA, attrB}, features: feats, recs: recs}
-		pz := &perfFile{bo: bo, attrs: []tAttr{attrA, attrB}, recs: compress(f, bo, recs, true, 4)}
+		pz := &perfFile{bo: bo, attrs: []tAttr{attrA, attrB}, recs: compress(tb, bo, recs, true, 4)}
 		// One zstd stream cut into 50-byte containers: blocks straddle.
 		var raw, z bytes.Buffer
 		for _, r := range recs {
@@ -61,15 +48,12 @@ func fuzzSeeds(f *testing.F, pipe bool) {
 		}
 		ps := &perfFile{bo: bo, attrs: []tAttr{attrA, attrB}, recs: split}
 		if pipe {
-			f.Add(pf.pipe())
-			f.Add(pz.pipe())
-			f.Add(ps.pipe())
+			out = append(out, pf.pipe(), pz.pipe(), ps.pipe())
 		} else {
-			f.Add(pf.file())
-			f.Add(pz.file())
-			f.Add(ps.file())
+			out = append(out, pf.file(), pz.file(), ps.file())
 		}
 	}
+	return out
 }
 
 // walk reads every record in both orders and touches every accessor.
@@ -133,18 +117,55 @@ func walk(t *testing.T, open func() (*decode.File, error)) {
 	}
 }
 
+// TestWalkRecordings walks, as the fuzz targets walk their inputs, the
+// recordings that once seeded them: the synthetic ones, those of
+// testdata/ and the small ones of the shared corpus and external files.
+func TestWalkRecordings(t *testing.T) {
+	for _, pipe := range []bool{false, true} {
+		for i, b := range synthetic(t, pipe) {
+			t.Run(fmt.Sprintf("synthetic/pipe=%v/%d", pipe, i), func(t *testing.T) {
+				walk(t, func() (*decode.File, error) {
+					if pipe {
+						return decode.NewPipe(bytes.NewReader(b))
+					}
+					return decode.NewFile(bytes.NewReader(b))
+				})
+			})
+		}
+	}
+	paths, _ := filepath.Glob(testfixture.Testdata(t, "*", "perf.data"))
+	root := filepath.Join(testfixture.ModuleRoot(t), "..", "shared")
+	for _, pat := range []string{"corpus/*/perf.data", "external/*/*/perf.data"} {
+		p, _ := filepath.Glob(filepath.Join(root, pat))
+		paths = append(paths, p...)
+	}
+	for _, p := range paths {
+		b, err := os.ReadFile(p)
+		if err != nil || len(b) > 64<<10 {
+			continue
+		}
+		t.Run(p, func(t *testing.T) {
+			if len(b) >= 16 && binary.LittleEndian.Uint64(b[8:]) == 16 {
+				walk(t, func() (*decode.File, error) { return decode.NewPipe(bytes.NewReader(b)) })
+				return
+			}
+			walk(t, func() (*decode.File, error) { return decode.NewFile(bytes.NewReader(b)) })
+		})
+	}
+}
+
 // FuzzFile feeds arbitrary bytes to NewFile (file or pipe format) and
 // walks every record; it must never panic, and errors must be typed.
+// Its seeds are testdata/fuzz/FuzzFile.
 func FuzzFile(f *testing.F) {
-	fuzzSeeds(f, false)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		walk(t, func() (*decode.File, error) { return decode.NewFile(bytes.NewReader(b)) })
 	})
 }
 
 // FuzzPipe feeds arbitrary bytes to NewPipe as a stream.
+// Its seeds are testdata/fuzz/FuzzPipe.
 func FuzzPipe(f *testing.F) {
-	fuzzSeeds(f, true)
 	f.Fuzz(func(t *testing.T, b []byte) {
 		walk(t, func() (*decode.File, error) { return decode.NewPipe(bytes.NewReader(b)) })
 	})

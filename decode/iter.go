@@ -308,35 +308,7 @@ func (rs *Records) nextRaw() (Record, error) {
 	rs.queued = false
 	for {
 		if rs.z != nil {
-			if len(rs.z.pendingOuter) > 0 {
-				r := rs.z.pendingOuter[0]
-				rs.z.pendingOuter = rs.z.pendingOuter[1:]
-				rs.timed = false
-				return r, nil
-			}
-			rec, off, inner, ok := rs.z.nextInner(rs.d)
-			if ok {
-				t := RecordType(rs.d.e.u32(rec))
-				rs.d.stats.count(t)
-				if rs.order == TimeOrder && t < 64 {
-					if key, ok := rs.d.peekTime(t, rec); ok {
-						rs.enqueue(rec, off, inner, key)
-						rs.queued = true
-						return nil, nil
-					}
-				}
-				r, err := rs.d.parse(&rs.s, rec, off, inner)
-				if err != nil {
-					rs.d.stats.skip(t)
-					rs.d.warn(err)
-					continue
-				}
-				rs.setKey(r)
-				if rs.order == TimeOrder && t < 64 && rs.timed {
-					rs.enqueue(rec, off, inner, rs.key)
-					rs.queued = true
-					return nil, nil
-				}
+			if r, ok := rs.nextDecompressed(); ok {
 				return r, nil
 			}
 		}
@@ -395,6 +367,47 @@ func (rs *Records) nextRaw() (Record, error) {
 			return nil, nil
 		}
 		return r, nil
+	}
+}
+
+// nextDecompressed is nextRaw for the records of the compressed stream:
+// ok is false when the stream has no whole record ready (the caller reads
+// on), else r is the next record (nil with rs.queued when it went to the
+// time-order queue).
+func (rs *Records) nextDecompressed() (r Record, ok bool) {
+	for {
+		if len(rs.z.pendingOuter) > 0 {
+			r := rs.z.pendingOuter[0]
+			rs.z.pendingOuter = rs.z.pendingOuter[1:]
+			rs.timed = false
+			return r, true
+		}
+		rec, off, inner, ok := rs.z.nextInner(rs.d)
+		if !ok {
+			return nil, false
+		}
+		t := RecordType(rs.d.e.u32(rec))
+		rs.d.stats.count(t)
+		if rs.order == TimeOrder && t < 64 {
+			if key, ok := rs.d.peekTime(t, rec); ok {
+				rs.enqueue(rec, off, inner, key)
+				rs.queued = true
+				return nil, true
+			}
+		}
+		r, err := rs.d.parse(&rs.s, rec, off, inner)
+		if err != nil {
+			rs.d.stats.skip(t)
+			rs.d.warn(err)
+			continue
+		}
+		rs.setKey(r)
+		if rs.order == TimeOrder && t < 64 && rs.timed {
+			rs.enqueue(rec, off, inner, rs.key)
+			rs.queued = true
+			return nil, true
+		}
+		return r, true
 	}
 }
 

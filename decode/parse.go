@@ -3,8 +3,9 @@ package decode
 import (
 	"encoding/binary"
 	"fmt"
-	"math"
 	"slices"
+
+	"github.com/perfstitch/perfstitch/internal/perfabi"
 )
 
 // store holds one reusable value per record type: the cursor hands out
@@ -50,6 +51,9 @@ type store struct {
 	compressed    Compressed
 	bpfMetadata   BPFMetadata
 	unknown       Unknown
+
+	// featureID is the feat_id of feature (which Feature clamps).
+	featureID uint64
 
 	// chain is the storage of Sample.Callchain when it cannot alias the
 	// record bytes.
@@ -278,38 +282,67 @@ func (d *decoder) parse(s *store, rec []byte, off, inner int64) (Record, error) 
 	return d.parseTool(s, typ, misc, size, body, off, inner)
 }
 
+// parseKernel decodes the body b (without its sample_id trailer, already
+// in c) of a kernel record other than SAMPLE, by record family. Kernel
+// records change no state (see apply).
 func (d *decoder) parseKernel(s *store, typ RecordType, c RecordCommon, b []byte, off int64) (Record, error) {
-	e := d.e
 	switch typ {
 	case RecordTypeMmap, RecordTypeMmap2:
-		m := &s.mmap
-		bid := m.BuildID[:0]
-		*m = Mmap{RecordCommon: c, V2: typ == RecordTypeMmap2}
-		m.PID = int32(e.u32(b))
-		m.TID = int32(e.u32(b[4:]))
-		m.Addr = e.u64(b[8:])
-		m.Len = e.u64(b[16:])
-		m.Pgoff = e.u64(b[24:])
-		name := b[32:]
-		if m.V2 {
-			if m.Misc&MiscMmapBuildID != 0 {
-				n := int(b[32])
-				if n > 20 {
-					n = 20
-				}
-				m.BuildID = append(bid, b[36:36+n]...)
-			} else {
-				m.Maj = e.u32(b[32:])
-				m.Min = e.u32(b[36:])
-				m.Ino = e.u64(b[40:])
-				m.InoGeneration = e.u64(b[48:])
+		return d.parseMmap(s, typ, c, b), nil
+	case RecordTypeComm, RecordTypeFork, RecordTypeExit, RecordTypeNamespaces, RecordTypeCgroup,
+		RecordTypeSwitch, RecordTypeSwitchCPUWide:
+		return d.parseTask(s, typ, c, b, off)
+	case RecordTypeLost, RecordTypeLostSamples, RecordTypeThrottle, RecordTypeUnthrottle, RecordTypeRead:
+		return d.parseCounting(s, typ, c, b, off)
+	case RecordTypeAux, RecordTypeItraceStart, RecordTypeAuxOutputHWID:
+		return d.parseAux(s, typ, c, b), nil
+	case RecordTypeKsymbol, RecordTypeBPFEvent, RecordTypeTextPoke:
+		return d.parseKernelText(s, typ, c, b, off)
+	case RecordTypeCallchainDeferred:
+		return d.parseDeferred(s, c, b, off)
+	}
+	return nil, formatErr(off, typ, "type", errBadRecord)
+}
+
+// parseMmap decodes PERF_RECORD_MMAP and MMAP2 (with a build id or the
+// device and inode).
+func (d *decoder) parseMmap(s *store, typ RecordType, c RecordCommon, b []byte) Record {
+	e := d.e
+	m := &s.mmap
+	bid := m.BuildID[:0]
+	*m = Mmap{RecordCommon: c, V2: typ == RecordTypeMmap2}
+	m.PID = int32(e.u32(b))
+	m.TID = int32(e.u32(b[4:]))
+	m.Addr = e.u64(b[8:])
+	m.Len = e.u64(b[16:])
+	m.Pgoff = e.u64(b[24:])
+	name := b[32:]
+	if m.V2 {
+		if m.Misc&MiscMmapBuildID != 0 {
+			n := int(b[32])
+			if n > 20 {
+				n = 20
 			}
-			m.Prot = e.u32(b[56:])
-			m.Flags = e.u32(b[60:])
-			name = b[64:]
+			m.BuildID = append(bid, b[36:36+n]...)
+		} else {
+			m.Maj = e.u32(b[32:])
+			m.Min = e.u32(b[36:])
+			m.Ino = e.u64(b[40:])
+			m.InoGeneration = e.u64(b[48:])
 		}
-		m.Filename = cstring(name)
-		return m, nil
+		m.Prot = e.u32(b[56:])
+		m.Flags = e.u32(b[60:])
+		name = b[64:]
+	}
+	m.Filename = cstring(name)
+	return m
+}
+
+// parseTask decodes the process side-band records: COMM, FORK, EXIT,
+// NAMESPACES, CGROUP and the context switches.
+func (d *decoder) parseTask(s *store, typ RecordType, c RecordCommon, b []byte, off int64) (Record, error) {
+	e := d.e
+	switch typ {
 	case RecordTypeComm:
 		r := &s.comm
 		*r = Comm{RecordCommon: c}
@@ -328,47 +361,6 @@ func (d *decoder) parseKernel(s *store, typ RecordType, c RecordCommon, b []byte
 		}
 		s.exit = Exit{RecordCommon: c, PPID: ppid, PTID: ptid}
 		return &s.exit, nil
-	case RecordTypeLost:
-		s.lost = Lost{RecordCommon: c, LostID: e.u64(b), Lost: e.u64(b[8:])}
-		return &s.lost, nil
-	case RecordTypeLostSamples:
-		s.lostSamples = LostSamples{RecordCommon: c, Lost: e.u64(b)}
-		return &s.lostSamples, nil
-	case RecordTypeThrottle, RecordTypeUnthrottle:
-		s.throttle = Throttle{RecordCommon: c, Unthrottle: typ == RecordTypeUnthrottle,
-			BodyTime: e.u64(b), BodyID: e.u64(b[8:]), BodyStreamID: e.u64(b[16:])}
-		return &s.throttle, nil
-	case RecordTypeRead:
-		r := &s.read
-		vals := r.Values.Values[:0]
-		*r = Read{RecordCommon: c}
-		r.PID = int32(e.u32(b))
-		r.TID = int32(e.u32(b[4:]))
-		rf := ReadFormat(0)
-		if c.Attr != nil {
-			rf = c.Attr.ReadFormat
-		}
-		cur := cursor{b: b, off: 8, e: e}
-		r.Values.Values = vals
-		parseReadValues(&cur, rf, &r.Values)
-		if cur.short {
-			return nil, formatErr(off, typ, "values", errShort)
-		}
-		return r, nil
-	case RecordTypeAux:
-		s.aux = Aux{RecordCommon: c, AuxOffset: e.u64(b), AuxSize: e.u64(b[8:]), Flags: e.u64(b[16:])}
-		return &s.aux, nil
-	case RecordTypeItraceStart:
-		c.PID = int32(e.u32(b))
-		c.TID = int32(e.u32(b[4:]))
-		s.itraceStart = ItraceStart{RecordCommon: c}
-		return &s.itraceStart, nil
-	case RecordTypeSwitch:
-		s.sw = Switch{RecordCommon: c}
-		return &s.sw, nil
-	case RecordTypeSwitchCPUWide:
-		s.sw = Switch{RecordCommon: c, CPUWide: true, NextPrevPID: int32(e.u32(b)), NextPrevTID: int32(e.u32(b[4:]))}
-		return &s.sw, nil
 	case RecordTypeNamespaces:
 		r := &s.namespaces
 		ns := r.Namespaces[:0]
@@ -385,6 +377,74 @@ func (d *decoder) parseKernel(s *store, typ RecordType, c RecordCommon, b []byte
 		}
 		r.Namespaces = ns
 		return r, nil
+	case RecordTypeCgroup:
+		s.cgroup = Cgroup{RecordCommon: c, CgroupID: e.u64(b), Path: cstring(b[8:])}
+		return &s.cgroup, nil
+	case RecordTypeSwitch:
+		s.sw = Switch{RecordCommon: c}
+		return &s.sw, nil
+	}
+	s.sw = Switch{RecordCommon: c, CPUWide: true, NextPrevPID: int32(e.u32(b)), NextPrevTID: int32(e.u32(b[4:]))}
+	return &s.sw, nil
+}
+
+// parseCounting decodes the records about counts and losses: LOST,
+// LOST_SAMPLES, THROTTLE, UNTHROTTLE and READ.
+func (d *decoder) parseCounting(s *store, typ RecordType, c RecordCommon, b []byte, off int64) (Record, error) {
+	e := d.e
+	switch typ {
+	case RecordTypeLost:
+		s.lost = Lost{RecordCommon: c, LostID: e.u64(b), Lost: e.u64(b[8:])}
+		return &s.lost, nil
+	case RecordTypeLostSamples:
+		s.lostSamples = LostSamples{RecordCommon: c, Lost: e.u64(b)}
+		return &s.lostSamples, nil
+	case RecordTypeThrottle, RecordTypeUnthrottle:
+		s.throttle = Throttle{RecordCommon: c, Unthrottle: typ == RecordTypeUnthrottle,
+			BodyTime: e.u64(b), BodyID: e.u64(b[8:]), BodyStreamID: e.u64(b[16:])}
+		return &s.throttle, nil
+	}
+	r := &s.read
+	vals := r.Values.Values[:0]
+	*r = Read{RecordCommon: c}
+	r.PID = int32(e.u32(b))
+	r.TID = int32(e.u32(b[4:]))
+	rf := ReadFormat(0)
+	if c.Attr != nil {
+		rf = c.Attr.ReadFormat
+	}
+	cur := cursor{b: b, off: 8, e: e}
+	r.Values.Values = vals
+	parseReadValues(&cur, rf, &r.Values)
+	if cur.short {
+		return nil, formatErr(off, typ, "values", errShort)
+	}
+	return r, nil
+}
+
+// parseAux decodes the AUX area records of the kernel: AUX,
+// ITRACE_START and AUX_OUTPUT_HW_ID.
+func (d *decoder) parseAux(s *store, typ RecordType, c RecordCommon, b []byte) Record {
+	e := d.e
+	switch typ {
+	case RecordTypeAux:
+		s.aux = Aux{RecordCommon: c, AuxOffset: e.u64(b), AuxSize: e.u64(b[8:]), Flags: e.u64(b[16:])}
+		return &s.aux
+	case RecordTypeItraceStart:
+		c.PID = int32(e.u32(b))
+		c.TID = int32(e.u32(b[4:]))
+		s.itraceStart = ItraceStart{RecordCommon: c}
+		return &s.itraceStart
+	}
+	s.auxOutputHWID = AuxOutputHWID{RecordCommon: c, HWID: e.u64(b)}
+	return &s.auxOutputHWID
+}
+
+// parseKernelText decodes the records about kernel text: KSYMBOL,
+// BPF_EVENT and TEXT_POKE.
+func (d *decoder) parseKernelText(s *store, typ RecordType, c RecordCommon, b []byte, off int64) (Record, error) {
+	e := d.e
+	switch typ {
 	case RecordTypeKsymbol:
 		s.ksymbol = Ksymbol{RecordCommon: c, Addr: e.u64(b), Len: e.u32(b[8:]),
 			KsymType: e.u16(b[12:]), KsymFlags: e.u16(b[14:]), Name: cstring(b[16:])}
@@ -394,27 +454,17 @@ func (d *decoder) parseKernel(s *store, typ RecordType, c RecordCommon, b []byte
 		*r = BPFEvent{RecordCommon: c, EventType: e.u16(b), Flags: e.u16(b[2:]), ProgID: e.u32(b[4:])}
 		copy(r.Tag[:], b[8:16])
 		return r, nil
-	case RecordTypeCgroup:
-		s.cgroup = Cgroup{RecordCommon: c, CgroupID: e.u64(b), Path: cstring(b[8:])}
-		return &s.cgroup, nil
-	case RecordTypeTextPoke:
-		r := &s.textPoke
-		oldB, newB := r.OldBytes[:0], r.NewBytes[:0]
-		*r = TextPoke{RecordCommon: c, Addr: e.u64(b)}
-		ol, nl := int(e.u16(b[8:])), int(e.u16(b[10:]))
-		if 12+ol+nl > len(b) {
-			return nil, formatErr(off, typ, "bytes", errShort)
-		}
-		r.OldBytes = append(oldB, b[12:12+ol]...)
-		r.NewBytes = append(newB, b[12+ol:12+ol+nl]...)
-		return r, nil
-	case RecordTypeAuxOutputHWID:
-		s.auxOutputHWID = AuxOutputHWID{RecordCommon: c, HWID: e.u64(b)}
-		return &s.auxOutputHWID, nil
-	case RecordTypeCallchainDeferred:
-		return d.parseDeferred(s, c, b, off)
 	}
-	return nil, formatErr(off, typ, "type", errBadRecord)
+	r := &s.textPoke
+	oldB, newB := r.OldBytes[:0], r.NewBytes[:0]
+	*r = TextPoke{RecordCommon: c, Addr: e.u64(b)}
+	ol, nl := int(e.u16(b[8:])), int(e.u16(b[10:]))
+	if 12+ol+nl > len(b) {
+		return nil, formatErr(off, typ, "bytes", errShort)
+	}
+	r.OldBytes = append(oldB, b[12:12+ol]...)
+	r.NewBytes = append(newB, b[12+ol:12+ol+nl]...)
+	return r, nil
 }
 
 // parseDeferred decodes PERF_RECORD_CALLCHAIN_DEFERRED in either ABI
@@ -586,7 +636,13 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 	if st&^(SampleIdentifier|SampleIP|SampleTID|SampleTime|SampleAddr|SampleID|SampleStreamID|SampleCPU|SamplePeriod) == 0 {
 		return smp, nil
 	}
-	c := cursor{b: body, off: i, e: e}
+	return d.parseSampleRest(s, l, cursor{b: body, off: i, e: e}, off)
+}
+
+// parseSampleRest decodes the fields of a SAMPLE after the fixed u64 slots
+// (read values onwards) into s.sample; c is at the first of them.
+func (d *decoder) parseSampleRest(s *store, l *layout, c cursor, off int64) (Record, error) {
+	e, smp, st := d.e, &s.sample, l.sampleType
 	if st&SampleRead != 0 {
 		parseReadValues(&c, l.readFormat, &smp.Read)
 	}
@@ -613,32 +669,8 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 		smp.Raw = c.bytes(int(sz), "raw")
 	}
 	if st&SampleBranchStack != 0 {
-		bnr := c.u64("branch.nr")
-		if l.hwIndex {
-			smp.BranchHWIndex = c.u64("branch.hw_idx")
-		}
-		per := uint64(24)
-		if l.counters {
-			per += 8
-		}
-		if bnr > uint64(c.remaining())/per {
-			return nil, formatErr(off, RecordTypeSample, "branch.nr", errShort)
-		}
-		br := smp.Branches
-		for j := uint64(0); j < bnr; j++ {
-			be := BranchEntry{From: c.u64("branch.from"), To: c.u64("branch.to"), Flags: c.u64("branch.flags")}
-			if e.big {
-				be.Flags = bitfieldsFromBE(be.Flags, branchFlagWidths[:])
-			}
-			br = append(br, be)
-		}
-		smp.Branches = br
-		if l.counters {
-			bc := smp.BranchCounters
-			for j := uint64(0); j < bnr; j++ {
-				bc = append(bc, c.u64("branch.counters"))
-			}
-			smp.BranchCounters = bc
+		if err := parseBranchStack(&c, l, smp, off); err != nil {
+			return nil, err
 		}
 	}
 	if st&SampleRegsUser != 0 {
@@ -697,6 +729,39 @@ func (d *decoder) parseSample(s *store, rec []byte, off, inner int64) (Record, e
 	return smp, nil
 }
 
+// parseBranchStack decodes the branch stack of a SAMPLE into smp (with
+// hw_idx and the counters when l's attr asks for them).
+func parseBranchStack(c *cursor, l *layout, smp *Sample, off int64) error {
+	bnr := c.u64("branch.nr")
+	if l.hwIndex {
+		smp.BranchHWIndex = c.u64("branch.hw_idx")
+	}
+	per := uint64(24)
+	if l.counters {
+		per += 8
+	}
+	if bnr > uint64(c.remaining())/per {
+		return formatErr(off, RecordTypeSample, "branch.nr", errShort)
+	}
+	br := smp.Branches
+	for j := uint64(0); j < bnr; j++ {
+		be := BranchEntry{From: c.u64("branch.from"), To: c.u64("branch.to"), Flags: c.u64("branch.flags")}
+		if c.e.big {
+			be.Flags = perfabi.BranchFlagsFromBE(be.Flags)
+		}
+		br = append(br, be)
+	}
+	smp.Branches = br
+	if l.counters {
+		bc := smp.BranchCounters
+		for j := uint64(0); j < bnr; j++ {
+			bc = append(bc, c.u64("branch.counters"))
+		}
+		smp.BranchCounters = bc
+	}
+	return nil
+}
+
 // appendU64s appends the u64s of b (a multiple of 8 bytes) to dst.
 func appendU64s(dst []uint64, b []byte, e endian) []uint64 {
 	n := len(b) / 8
@@ -712,272 +777,6 @@ func appendU64s(dst []uint64, b []byte, e endian) []uint64 {
 		}
 	}
 	return dst[:len(dst)+n]
-}
-
-// parseTool decodes perf-tool records (types 64 and up).
-func (d *decoder) parseTool(s *store, typ RecordType, misc, size uint16, body []byte, off, inner int64) (Record, error) {
-	e := d.e
-	var c RecordCommon
-	resetCommon(&c, off, inner, misc, size)
-	cur := cursor{b: body, e: e}
-	switch typ {
-	case RecordTypeHeaderAttr:
-		a, err := parseAttr(body, e)
-		if err != nil {
-			return nil, formatErr(off, typ, "attr", err)
-		}
-		if int(a.Size) > len(body) {
-			return nil, formatErr(off, typ, "attr.size", errShort)
-		}
-		ids := body[a.Size:]
-		a.IDs = make([]uint64, 0, len(ids)/8)
-		for j := 0; j+8 <= len(ids); j += 8 {
-			a.IDs = append(a.IDs, e.u64(ids[j:]))
-		}
-		ap := new(EventAttr)
-		*ap = a
-		d.addAttr(ap)
-		ap.Name = defaultName(ap, d.f.Meta.PMUMappings)
-		s.headerAttr = HeaderAttr{RecordCommon: c, Attr: ap}
-		return &s.headerAttr, nil
-	case RecordTypeHeaderEventType:
-		s.eventType = HeaderEventType{RecordCommon: c, EventID: cur.u64("event_id"), Name: cstring(cur.rest())}
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return &s.eventType, nil
-	case RecordTypeHeaderTracingData:
-		// The payload is read by the caller (it follows the record).
-		s.tracingData = TracingData{RecordCommon: c, Data: s.tracingData.Data[:0]}
-		return &s.tracingData, nil
-	case RecordTypeHeaderBuildID:
-		r := &s.buildID
-		bid := r.BuildID[:0]
-		*r = HeaderBuildID{RecordCommon: c}
-		r.BuildPID = int32(cur.u32("pid"))
-		idb := cur.bytes(24, "build_id")
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		r.BuildID = append(bid, buildIDBytes(idb, misc)...)
-		r.Filename = cstring(cur.rest())
-		return r, nil
-	case RecordTypeFinishedRound:
-		s.finishedRound = FinishedRound{RecordCommon: c}
-		return &s.finishedRound, nil
-	case RecordTypeFinishedInit:
-		s.finishedInit = FinishedInit{RecordCommon: c}
-		return &s.finishedInit, nil
-	case RecordTypeIDIndex:
-		r := &s.idIndex
-		ents := r.Entries[:0]
-		*r = IDIndex{RecordCommon: c}
-		nr := cur.u64("nr")
-		if cur.short {
-			return nil, formatErr(off, typ, "nr", errShort)
-		}
-		rest := uint64(cur.remaining())
-		if nr > rest/32 {
-			d.warn(formatErr(off, typ, "nr", fmt.Errorf("nr %d does not fit the record: %w", nr, errShort)))
-			nr = rest / 32
-		}
-		ext := rest >= nr*48
-		base := cur.off
-		for j := uint64(0); j < nr; j++ {
-			p := base + int(j)*32
-			ent := IDIndexEntry{ID: e.u64(body[p:]), Idx: e.u64(body[p+8:]), CPU: e.u64(body[p+16:]), TID: e.u64(body[p+24:])}
-			if ext {
-				q := base + int(nr)*32 + int(j)*16
-				ent.MachinePID, ent.VCPU = e.u64(body[q:]), e.u64(body[q+8:])
-			}
-			ents = append(ents, ent)
-			if ent.Idx < uint64(len(d.f.Attrs)) {
-				if _, dup := d.byID[ent.ID]; !dup {
-					a := d.f.Attrs[ent.Idx]
-					a.IDs = append(a.IDs, ent.ID)
-					d.byID[ent.ID] = int(ent.Idx)
-				}
-			}
-		}
-		r.Entries = ents
-		return r, nil
-	case RecordTypeAuxtraceInfo:
-		r := &s.auxtraceInfo
-		priv := r.Priv[:0]
-		*r = AuxtraceInfo{RecordCommon: c, AuxType: cur.u32("type")}
-		cur.skip(4, "reserved")
-		for cur.remaining() >= 8 {
-			priv = append(priv, cur.u64("priv"))
-		}
-		r.Priv = priv
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return r, nil
-	case RecordTypeAuxtrace:
-		r := &s.auxtrace
-		*r = Auxtrace{RecordCommon: c, AuxSize: cur.u64("size"), AuxOffset: cur.u64("offset"),
-			Reference: cur.u64("reference"), Idx: cur.u32("idx"), AuxTID: cur.u32("tid"), AuxCPU: cur.u32("cpu")}
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		r.DataOffset = off + int64(size)
-		return r, nil
-	case RecordTypeAuxtraceError:
-		r := &s.auxtraceError
-		*r = AuxtraceError{RecordCommon: c, ErrType: cur.u32("type"), Code: cur.u32("code"),
-			ErrCPU: cur.u32("cpu"), ErrPID: cur.u32("pid"), ErrTID: cur.u32("tid"), Fmt: cur.u32("fmt"),
-			IP: cur.u64("ip")}
-		r.ErrTime = cur.u64("time")
-		r.Msg = cstring(cur.rest())
-		if cur.remaining() > 64 {
-			r.Msg = cstring(cur.rest()[:64])
-		}
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return r, nil
-	case RecordTypeThreadMap:
-		r := &s.threadMap
-		th := r.Threads[:0]
-		*r = ThreadMap{RecordCommon: c}
-		nr := cur.u64("nr")
-		if cur.short || nr > uint64(cur.remaining())/24 {
-			return nil, formatErr(off, typ, "nr", errShort)
-		}
-		for j := uint64(0); j < nr; j++ {
-			th = append(th, ThreadMapEntry{PID: cur.u64("pid"), Comm: cur.fixedString(16, "comm")})
-		}
-		r.Threads = th
-		return r, nil
-	case RecordTypeCPUMap:
-		r := &s.cpuMap
-		cpus := r.CPUs[:0]
-		*r = CPUMap{RecordCommon: c}
-		var err error
-		cpus, r.AnyCPU, err = parseCPUMapData(&cur, cpus)
-		if err != nil {
-			return nil, formatErr(off, typ, "data", err)
-		}
-		r.CPUs = cpus
-		return r, nil
-	case RecordTypeStatConfig:
-		r := &s.statConfig
-		cfg := r.Config[:0]
-		*r = StatConfig{RecordCommon: c}
-		nr := cur.u64("nr")
-		if cur.short || nr > uint64(cur.remaining())/16 {
-			return nil, formatErr(off, typ, "nr", errShort)
-		}
-		for j := uint64(0); j < nr; j++ {
-			cfg = append(cfg, StatConfigEntry{Tag: cur.u64("tag"), Val: cur.u64("val")})
-		}
-		r.Config = cfg
-		return r, nil
-	case RecordTypeStat:
-		s.stat = Stat{RecordCommon: c, StatID: cur.u64("id"), StatCPU: cur.u32("cpu"), Thread: cur.u32("thread"),
-			Val: cur.u64("val"), Ena: cur.u64("ena"), Run: cur.u64("run")}
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return &s.stat, nil
-	case RecordTypeStatRound:
-		s.statRound = StatRound{RecordCommon: c, RoundType: cur.u64("type"), RoundTime: cur.u64("time")}
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return &s.statRound, nil
-	case RecordTypeEventUpdate:
-		r := &s.eventUpdate
-		cpus := r.CPUs[:0]
-		*r = EventUpdate{RecordCommon: c, UpdateType: cur.u64("type"), EventID: cur.u64("id")}
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		switch r.UpdateType {
-		case 0:
-			r.Unit = cstring(cur.rest())
-		case 1:
-			r.Scale = math.Float64frombits(cur.u64("scale"))
-		case 2:
-			r.Name = cstring(cur.rest())
-			if i, ok := d.byID[r.EventID]; ok && r.Name != "" {
-				d.f.Attrs[i].Name = r.Name
-			}
-		case 3:
-			var err error
-			cpus, _, err = parseCPUMapData(&cur, cpus)
-			if err != nil {
-				return nil, formatErr(off, typ, "cpus", err)
-			}
-		}
-		r.CPUs = cpus
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return r, nil
-	case RecordTypeTimeConv:
-		r := &s.timeConv
-		*r = TimeConv{RecordCommon: c, TimeShift: cur.u64("time_shift"), TimeMult: cur.u64("time_mult"),
-			TimeZero: cur.u64("time_zero")}
-		if cur.remaining() >= 18 {
-			r.TimeCycles = cur.u64("time_cycles")
-			r.TimeMask = cur.u64("time_mask")
-			r.CapUserTimeZero = cur.u8("cap_user_time_zero") != 0
-			r.CapUserTimeShort = cur.u8("cap_user_time_short") != 0
-		}
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		return r, nil
-	case RecordTypeHeaderFeature:
-		r := &s.feature
-		id := cur.u64("feat_id")
-		if cur.short {
-			return nil, formatErr(off, typ, "feat_id", errShort)
-		}
-		*r = HeaderFeature{RecordCommon: c, Feature: Feature(min(id, 255)), Data: cur.rest()}
-		// An empty section with an id this package does not know is the
-		// writer's end-of-features marker (feat_id = its HEADER_LAST_FEATURE).
-		if id != 0 && id < 256 && (len(r.Data) > 0 || id < uint64(FeaturePMUCaps)+1) {
-			d.f.Meta.add(Feature(id), r.Data, e, off)
-			d.applyMeta()
-		}
-		return r, nil
-	case RecordTypeCompressed, RecordTypeCompressed2:
-		r := &s.compressed
-		*r = Compressed{RecordCommon: c, V2: typ == RecordTypeCompressed2}
-		if r.V2 {
-			n := cur.u64("data_size")
-			if cur.short || n > uint64(cur.remaining()) {
-				return nil, formatErr(off, typ, "data_size", errShort)
-			}
-			r.Data = cur.bytes(int(n), "data")
-		} else {
-			r.Data = body
-		}
-		return r, nil
-	case RecordTypeBPFMetadata:
-		r := &s.bpfMetadata
-		ents := r.Entries[:0]
-		*r = BPFMetadata{RecordCommon: c, ProgName: cur.fixedString(512, "prog_name")}
-		nr := cur.u64("nr_entries")
-		if cur.short {
-			return nil, formatErr(off, typ, cur.field, errShort)
-		}
-		if nr > uint64(cur.remaining())/320 {
-			d.warn(formatErr(off, typ, "nr_entries", errShort))
-			nr = uint64(cur.remaining()) / 320
-		}
-		for j := uint64(0); j < nr; j++ {
-			ents = append(ents, BPFMetadataEntry{Key: cur.fixedString(64, "key"), Value: cur.fixedString(256, "value")})
-		}
-		r.Entries = ents
-		return r, nil
-	}
-	u := &s.unknown
-	*u = Unknown{RecordCommon: c, RecType: typ, Data: body}
-	return u, nil
 }
 
 // buildIDBytes extracts the build id of a perf_record_header_build_id's

@@ -4,49 +4,17 @@ import (
 	"encoding/binary"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/perfabi"
 )
 
 // attrLayoutSize is the size of the newest perf_event_attr layout this
-// package knows (VER9, with config4).
-const attrLayoutSize = 144
-
-// attrFlagWidths are the widths of perf_event_attr's bitfields at offset 40,
-// in declaration order (disabled .. sigtrap, defer_callchain, defer_output,
-// __reserved_1).
-var attrFlagWidths = [...]uint8{
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, // disabled .. watermark (bits 0-14)
-	2,                                                                   // precise_ip (bits 15-16)
-	1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, // mmap_data .. defer_output (17-39)
-	24, // __reserved_1
-}
-
-// branchFlagWidths are the widths of struct perf_branch_entry's bitfields
-// after from/to: mispred, predicted, in_tx, abort, cycles, type, spec,
-// new_type, priv, reserved.
-var branchFlagWidths = [...]uint8{1, 1, 1, 1, 16, 4, 2, 4, 3, 31}
-
-// bitfieldsToBE moves the bitfields of v from the little-endian layout
-// (first field in the least significant bits) to the big-endian one (first
-// field in the most significant bits), keeping the bit order inside each
-// field: what a big-endian compiler makes of the same struct.
-func bitfieldsToBE(v uint64, widths []uint8) uint64 {
-	var out uint64
-	pos := 0
-	for _, w := range widths {
-		if pos+int(w) > 64 {
-			break
-		}
-		mask := uint64(1)<<w - 1
-		out |= (v >> pos & mask) << (64 - pos - int(w))
-		pos += int(w)
-	}
-	return out
-}
+// package knows.
+const attrLayoutSize = perfabi.AttrSizeMax
 
 // flagsWord returns the attr flags word as it is stored in order.
 func flagsWord(f decode.AttrFlags, order binary.ByteOrder) uint64 {
 	if order == binary.BigEndian {
-		return bitfieldsToBE(uint64(f), attrFlagWidths[:])
+		return perfabi.AttrFlagsToBE(uint64(f))
 	}
 	return uint64(f)
 }
@@ -54,7 +22,7 @@ func flagsWord(f decode.AttrFlags, order binary.ByteOrder) uint64 {
 // branchFlagsWord returns a branch entry's flags as stored in order.
 func branchFlagsWord(f uint64, order binary.ByteOrder) uint64 {
 	if order == binary.BigEndian {
-		return bitfieldsToBE(f, branchFlagWidths[:])
+		return perfabi.BranchFlagsToBE(f)
 	}
 	return f
 }

@@ -59,13 +59,7 @@ func encodeFeature(order binary.ByteOrder, f decode.Feature, m *decode.Meta, att
 		if len(m.BuildIDs) == 0 {
 			return nil, false
 		}
-		for _, id := range m.BuildIDs {
-			start := len(b.B)
-			misc := uint16(id.CPUMode) | decode.MiscBuildIDSize
-			b.Header(0, misc, 0)
-			appendBuildIDBody(&b, misc, id.PID, id.ID, id.Filename)
-			order.PutUint16(b.B[start+6:], uint16(len(b.B)-start))
-		}
+		appendBuildIDSection(&b, m.BuildIDs)
 	case decode.FeatureHostname:
 		appendString(&b, m.Hostname)
 	case decode.FeatureOSRelease:
@@ -94,34 +88,12 @@ func encodeFeature(order binary.ByteOrder, f decode.Feature, m *decode.Meta, att
 		if t == nil {
 			return nil, false
 		}
-		appendStringList(&b, t.CoreSiblings)
-		appendStringList(&b, t.ThreadSiblings)
-		if len(t.CoreID) > 0 || len(t.SocketID) > 0 || len(t.DieSiblings) > 0 {
-			n := max(len(t.CoreID), len(t.SocketID))
-			for i := range n {
-				b.U32(at(t.CoreID, i)).U32(at(t.SocketID, i))
-			}
-		}
-		if len(t.DieSiblings) > 0 || len(t.DieID) > 0 {
-			appendStringList(&b, t.DieSiblings)
-			for _, v := range t.DieID {
-				b.U32(v)
-			}
-		}
+		appendCPUTopology(&b, t)
 	case decode.FeaturePMUMappings:
 		if m.PMUMappings == nil {
 			return nil, false
 		}
-		types := make([]uint32, 0, len(m.PMUMappings))
-		for t := range m.PMUMappings {
-			types = append(types, t)
-		}
-		slices.Sort(types)
-		b.U32(uint32(len(types)))
-		for _, t := range types {
-			b.U32(t)
-			appendString(&b, m.PMUMappings[t])
-		}
+		appendPMUMappings(&b, m.PMUMappings)
 	case decode.FeatureGroupDesc:
 		b.U32(uint32(len(m.GroupDesc)))
 		for _, g := range m.GroupDesc {
@@ -156,6 +128,51 @@ func encodeFeature(order binary.ByteOrder, f decode.Feature, m *decode.Meta, att
 		return nil, false
 	}
 	return b.B, true
+}
+
+// appendBuildIDSection appends a BUILD_ID section: one
+// perf_record_header_build_id per entry, with the size byte (misc bit 15).
+func appendBuildIDSection(b *Builder, ids []decode.BuildID) {
+	for _, id := range ids {
+		start := len(b.B)
+		misc := uint16(id.CPUMode) | decode.MiscBuildIDSize
+		b.Header(0, misc, 0)
+		appendBuildIDBody(b, misc, id.PID, id.ID, id.Filename)
+		b.order().PutUint16(b.B[start+6:], uint16(len(b.B)-start))
+	}
+}
+
+// appendCPUTopology appends a CPU_TOPOLOGY section: the sibling lists,
+// then the core and socket ids and the die lists when t has them.
+func appendCPUTopology(b *Builder, t *decode.CPUTopology) {
+	appendStringList(b, t.CoreSiblings)
+	appendStringList(b, t.ThreadSiblings)
+	if len(t.CoreID) > 0 || len(t.SocketID) > 0 || len(t.DieSiblings) > 0 {
+		n := max(len(t.CoreID), len(t.SocketID))
+		for i := range n {
+			b.U32(at(t.CoreID, i)).U32(at(t.SocketID, i))
+		}
+	}
+	if len(t.DieSiblings) > 0 || len(t.DieID) > 0 {
+		appendStringList(b, t.DieSiblings)
+		for _, v := range t.DieID {
+			b.U32(v)
+		}
+	}
+}
+
+// appendPMUMappings appends a PMU_MAPPINGS section, by type.
+func appendPMUMappings(b *Builder, pm map[uint32]string) {
+	types := make([]uint32, 0, len(pm))
+	for t := range pm {
+		types = append(types, t)
+	}
+	slices.Sort(types)
+	b.U32(uint32(len(types)))
+	for _, t := range types {
+		b.U32(t)
+		appendString(b, pm[t])
+	}
 }
 
 func at(s []uint32, i int) uint32 {

@@ -3,25 +3,18 @@ package encode
 import (
 	"bytes"
 	"encoding/binary"
-	"os"
 	"reflect"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
-	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
 
 // FuzzRoundTrip decodes arbitrary input; whatever decodes cleanly must
 // encode without panicking, and, when the writer accepts it, decode again
-// to the same records. Seeded with the testdata recordings.
+// to the same records. Its seeds, under testdata/fuzz/FuzzRoundTrip, are
+// the testdata recordings cut to a few records each by this package's
+// writer (the whole recordings are TestRoundTripTestdata's).
 func FuzzRoundTrip(f *testing.F) {
-	for _, c := range testdataCases {
-		b, err := os.ReadFile(testfixture.Testdata(f, c, "perf.data"))
-		if err != nil {
-			f.Fatal(err)
-		}
-		f.Add(b, false)
-	}
 	f.Fuzz(func(t *testing.T, data []byte, be bool) {
 		in, err := decode.NewFile(bytes.NewReader(data))
 		if err != nil {

@@ -274,6 +274,13 @@ func appendSample(b *Builder, s *decode.Sample, attr *decode.EventAttr) error {
 	if st&decode.SamplePeriod != 0 {
 		b.U64(s.Period)
 	}
+	return appendSampleRest(b, s, attr)
+}
+
+// appendSampleRest appends the fields of a SAMPLE after the fixed u64
+// slots (read values onwards).
+func appendSampleRest(b *Builder, s *decode.Sample, attr *decode.EventAttr) error {
+	typ, st := decode.RecordTypeSample, attr.SampleType
 	if st&decode.SampleRead != 0 {
 		if err := appendReadValues(b, typ, attr.ReadFormat, &s.Read); err != nil {
 			return err
@@ -289,20 +296,8 @@ func appendSample(b *Builder, s *decode.Sample, attr *decode.EventAttr) error {
 		b.U32(uint32(len(s.Raw))).Bytes(s.Raw)
 	}
 	if st&decode.SampleBranchStack != 0 {
-		b.U64(uint64(len(s.Branches)))
-		if attr.BranchSampleType&decode.BranchSampleHWIndex != 0 {
-			b.U64(s.BranchHWIndex)
-		}
-		for _, e := range s.Branches {
-			b.U64(e.From).U64(e.To).U64(branchFlagsWord(e.Flags, b.order()))
-		}
-		if attr.BranchSampleType&decode.BranchSampleCounters != 0 {
-			if len(s.BranchCounters) != len(s.Branches) {
-				return unencodable(typ, "%d branch counters for %d branches", len(s.BranchCounters), len(s.Branches))
-			}
-			for _, v := range s.BranchCounters {
-				b.U64(v)
-			}
+		if err := appendBranchStack(b, s, attr); err != nil {
+			return err
 		}
 	}
 	if st&decode.SampleRegsUser != 0 {
@@ -344,6 +339,27 @@ func appendSample(b *Builder, s *decode.Sample, attr *decode.EventAttr) error {
 	}
 	if st&decode.SampleAux != 0 {
 		b.U64(uint64(len(s.Aux))).Bytes(s.Aux)
+	}
+	return nil
+}
+
+// appendBranchStack appends a SAMPLE's branch stack, with hw_idx and the
+// counters when attr asks for them.
+func appendBranchStack(b *Builder, s *decode.Sample, attr *decode.EventAttr) error {
+	b.U64(uint64(len(s.Branches)))
+	if attr.BranchSampleType&decode.BranchSampleHWIndex != 0 {
+		b.U64(s.BranchHWIndex)
+	}
+	for _, e := range s.Branches {
+		b.U64(e.From).U64(e.To).U64(branchFlagsWord(e.Flags, b.order()))
+	}
+	if attr.BranchSampleType&decode.BranchSampleCounters != 0 {
+		if len(s.BranchCounters) != len(s.Branches) {
+			return unencodable(decode.RecordTypeSample, "%d branch counters for %d branches", len(s.BranchCounters), len(s.Branches))
+		}
+		for _, v := range s.BranchCounters {
+			b.U64(v)
+		}
 	}
 	return nil
 }

@@ -9,8 +9,29 @@ import (
 const nameAlign = 64
 
 // appendToolBody appends the body of a perf-tool record (type 64 and up)
-// and returns the bytes that follow the record outside header.size.
+// and returns the bytes that follow the record outside header.size. The
+// record families are those of decode's parser.
 func appendToolBody(b *Builder, start int, r decode.Record) ([]byte, error) {
+	switch r.(type) {
+	case *decode.HeaderAttr, *decode.HeaderEventType, *decode.TracingData, *decode.HeaderBuildID,
+		*decode.HeaderFeature, *decode.IDIndex:
+		return appendHeaderBody(b, r)
+	case *decode.FinishedRound, *decode.FinishedInit, *decode.TimeConv, *decode.Compressed,
+		*decode.BPFMetadata:
+		appendSessionBody(b, start, r)
+		return nil, nil
+	case *decode.AuxtraceInfo, *decode.Auxtrace, *decode.AuxtraceError:
+		return nil, appendAuxtraceBody(b, r)
+	case *decode.ThreadMap, *decode.CPUMap, *decode.StatConfig, *decode.Stat, *decode.StatRound,
+		*decode.EventUpdate:
+		return nil, appendStatBody(b, start, r)
+	}
+	return nil, unencodable(r.Type(), "no perf-tool layout for %T", r)
+}
+
+// appendHeaderBody appends the body of a record that stands for the file
+// header in pipe mode, and the tracing data that follows the record.
+func appendHeaderBody(b *Builder, r decode.Record) ([]byte, error) {
 	switch r := r.(type) {
 	case *decode.HeaderAttr:
 		if r.Attr == nil {
@@ -30,7 +51,8 @@ func appendToolBody(b *Builder, start int, r decode.Record) ([]byte, error) {
 		return extra, nil
 	case *decode.HeaderBuildID:
 		appendBuildIDBody(b, r.Misc, r.BuildPID, r.BuildID, r.Filename)
-	case *decode.FinishedRound, *decode.FinishedInit:
+	case *decode.HeaderFeature:
+		b.U64(uint64(r.Feature)).Bytes(r.Data)
 	case *decode.IDIndex:
 		b.U64(uint64(len(r.Entries)))
 		ext := int(r.Size) >= 16+48*len(r.Entries) && len(r.Entries) > 0
@@ -43,6 +65,39 @@ func appendToolBody(b *Builder, start int, r decode.Record) ([]byte, error) {
 				b.U64(e.MachinePID).U64(e.VCPU)
 			}
 		}
+	}
+	return nil, nil
+}
+
+// appendSessionBody appends the body of a record about the session:
+// round and init markers, the time conversion, compressed containers and
+// BPF metadata.
+func appendSessionBody(b *Builder, start int, r decode.Record) {
+	switch r := r.(type) {
+	case *decode.TimeConv:
+		b.U64(r.TimeShift).U64(r.TimeMult).U64(r.TimeZero)
+		if r.Size >= 56 || r.TimeCycles != 0 || r.TimeMask != 0 || r.CapUserTimeZero || r.CapUserTimeShort {
+			b.U64(r.TimeCycles).U64(r.TimeMask).U8(b2u8(r.CapUserTimeZero)).U8(b2u8(r.CapUserTimeShort)).Zeros(6)
+		}
+	case *decode.Compressed:
+		if r.V2 {
+			b.U64(uint64(len(r.Data))).Bytes(r.Data)
+			padRecord(b, start)
+		} else {
+			b.Bytes(r.Data)
+		}
+	case *decode.BPFMetadata:
+		b.Fixed(r.ProgName, 512).U64(uint64(len(r.Entries)))
+		for _, e := range r.Entries {
+			b.Fixed(e.Key, 64).Fixed(e.Value, 256)
+		}
+	}
+	// FINISHED_ROUND and FINISHED_INIT have no body.
+}
+
+// appendAuxtraceBody appends the body of an AUX area tracing record.
+func appendAuxtraceBody(b *Builder, r decode.Record) error {
+	switch r := r.(type) {
 	case *decode.AuxtraceInfo:
 		b.U32(r.AuxType).U32(0)
 		for _, v := range r.Priv {
@@ -50,12 +105,20 @@ func appendToolBody(b *Builder, start int, r decode.Record) ([]byte, error) {
 		}
 	case *decode.Auxtrace:
 		if r.AuxSize != 0 {
-			return nil, unencodable(r.Type(), "%d bytes of AUX data are not available", r.AuxSize)
+			return unencodable(r.Type(), "%d bytes of AUX data are not available", r.AuxSize)
 		}
 		b.U64(r.AuxSize).U64(r.AuxOffset).U64(r.Reference).U32(r.Idx).U32(r.AuxTID).U32(r.AuxCPU).U32(0)
 	case *decode.AuxtraceError:
 		b.U32(r.ErrType).U32(r.Code).U32(r.ErrCPU).U32(r.ErrPID).U32(r.ErrTID).U32(r.Fmt)
 		b.U64(r.IP).U64(r.ErrTime).Fixed(r.Msg, 64).U32(0).U32(0) // machine_pid, vcpu
+	}
+	return nil
+}
+
+// appendStatBody appends the body of a perf stat record or an
+// EVENT_UPDATE.
+func appendStatBody(b *Builder, start int, r decode.Record) error {
+	switch r := r.(type) {
 	case *decode.ThreadMap:
 		b.U64(uint64(len(r.Threads)))
 		for _, t := range r.Threads {
@@ -63,7 +126,7 @@ func appendToolBody(b *Builder, start int, r decode.Record) ([]byte, error) {
 		}
 	case *decode.CPUMap:
 		if err := appendCPUMapData(b, r.Type(), r.CPUs, r.AnyCPU); err != nil {
-			return nil, err
+			return err
 		}
 		padRecord(b, start)
 	case *decode.StatConfig:
@@ -86,35 +149,14 @@ func appendToolBody(b *Builder, start int, r decode.Record) ([]byte, error) {
 			b.CString(r.Name, 1)
 		case 3:
 			if err := appendCPUMapData(b, r.Type(), r.CPUs, false); err != nil {
-				return nil, err
+				return err
 			}
 		default:
-			return nil, unencodable(r.Type(), "update type %d has no layout", r.UpdateType)
+			return unencodable(r.Type(), "update type %d has no layout", r.UpdateType)
 		}
 		padRecord(b, start)
-	case *decode.TimeConv:
-		b.U64(r.TimeShift).U64(r.TimeMult).U64(r.TimeZero)
-		if r.Size >= 56 || r.TimeCycles != 0 || r.TimeMask != 0 || r.CapUserTimeZero || r.CapUserTimeShort {
-			b.U64(r.TimeCycles).U64(r.TimeMask).U8(b2u8(r.CapUserTimeZero)).U8(b2u8(r.CapUserTimeShort)).Zeros(6)
-		}
-	case *decode.HeaderFeature:
-		b.U64(uint64(r.Feature)).Bytes(r.Data)
-	case *decode.Compressed:
-		if r.V2 {
-			b.U64(uint64(len(r.Data))).Bytes(r.Data)
-			padRecord(b, start)
-		} else {
-			b.Bytes(r.Data)
-		}
-	case *decode.BPFMetadata:
-		b.Fixed(r.ProgName, 512).U64(uint64(len(r.Entries)))
-		for _, e := range r.Entries {
-			b.Fixed(e.Key, 64).Fixed(e.Value, 256)
-		}
-	default:
-		return nil, unencodable(r.Type(), "no perf-tool layout for %T", r)
 	}
-	return nil, nil
+	return nil
 }
 
 func b2u8(v bool) uint8 {

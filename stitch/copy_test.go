@@ -39,8 +39,8 @@ func fill(v reflect.Value, n *uint64) {
 }
 
 // TestCopySampleDeep fails when decode.Sample gains a slice field that
-// copySample does not copy: a held sample would then share storage with
-// the source cursor.
+// Sample.CopyTo (with which the stitcher holds samples) does not copy: a
+// held sample would then share storage with the source cursor.
 func TestCopySampleDeep(t *testing.T) {
 	var src decode.Sample
 	var n uint64
@@ -49,8 +49,8 @@ func TestCopySampleDeep(t *testing.T) {
 	want := *src.Clone().(*decode.Sample)
 
 	var dst decode.Sample
-	copySample(&dst, &decode.Sample{Callchain: []uint64{9, 9, 9, 9}}) // give dst storage to reuse
-	copySample(&dst, &src)
+	(&decode.Sample{Callchain: []uint64{9, 9, 9, 9}}).CopyTo(&dst) // give dst storage to reuse
+	src.CopyTo(&dst)
 	var m uint64 = 1000
 	fill(reflect.ValueOf(&src).Elem(), &m) // overwrite the source in place
 	if diff := cmp.Diff(want, dst); diff != "" {

@@ -197,7 +197,7 @@ func (s *Stitcher) feed(r decode.Record) bool {
 				return true
 			}
 			e := s.alloc()
-			copySample(&e.buf, rec)
+			rec.CopyTo(&e.buf)
 			e.smp = Sample{Sample: &e.buf}
 			e.ready = true
 			s.push(e)
@@ -213,14 +213,14 @@ func (s *Stitcher) feed(r decode.Record) bool {
 				return true
 			}
 			e := s.alloc()
-			copySample(&e.buf, rec)
+			rec.CopyTo(&e.buf)
 			e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie, State: NoRecord}
 			e.ready = true
 			s.push(e)
 			return false
 		}
 		e := s.alloc()
-		copySample(&e.buf, rec)
+		rec.CopyTo(&e.buf)
 		e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
 		e.klen = klen
 		e.tid = sampleTID(rec)
@@ -519,39 +519,6 @@ func (s *Stitcher) recycle(e *entry) {
 	e.smp = Sample{}
 	e.ready = false
 	s.free = append(s.free, e)
-}
-
-// copySample makes dst a deep copy of src, reusing dst's slices.
-func copySample(dst, src *decode.Sample) {
-	if src.Read.Values == nil && src.Raw == nil && src.Branches == nil && src.BranchCounters == nil &&
-		src.RegsUser == nil && src.StackUser == nil && src.RegsIntr == nil && src.Aux == nil {
-		// The common case: the callchain is the only slice.
-		cc := dst.Callchain
-		*dst = *src
-		dst.Callchain = reuse(cc, src.Callchain)
-		return
-	}
-	cc, rv, raw := dst.Callchain, dst.Read.Values, dst.Raw
-	br, bc := dst.Branches, dst.BranchCounters
-	ru, su, ri, aux := dst.RegsUser, dst.StackUser, dst.RegsIntr, dst.Aux
-	*dst = *src
-	dst.Callchain = reuse(cc, src.Callchain)
-	dst.Read.Values = reuse(rv, src.Read.Values)
-	dst.Raw = reuse(raw, src.Raw)
-	dst.Branches = reuse(br, src.Branches)
-	dst.BranchCounters = reuse(bc, src.BranchCounters)
-	dst.RegsUser = reuse(ru, src.RegsUser)
-	dst.StackUser = reuse(su, src.StackUser)
-	dst.RegsIntr = reuse(ri, src.RegsIntr)
-	dst.Aux = reuse(aux, src.Aux)
-}
-
-// reuse copies src into buf's storage; a nil src stays nil.
-func reuse[T any](buf, src []T) []T {
-	if src == nil {
-		return nil
-	}
-	return append(buf[:0], src...)
 }
 
 // ring is a FIFO of entries.
