@@ -1,5 +1,7 @@
 // Package output turns resolved events into perf script text, JSON Lines
-// and collapsed stacks (and, in report*.go and stats*.go, tables). It never
+// and collapsed stacks (and, in report*.go and stats*.go, tables; in
+// pprof.go, pprof profiles; in flamegraph*.go, flame graphs drawn from the
+// collapsed stacks). It never
 // decodes and never symbolizes: it consumes [symbolize.Event] values and the
 // side-band records the pipeline hands it as [Record] values.
 //
