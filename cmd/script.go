@@ -207,9 +207,10 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		sink = output.NewCollapsed(out, opts.IO.ErrOut, p.Attrs, opts.Collapsed)
 	case output.FormatPprof:
 		sink = output.NewPprof(out, p.Attrs, output.PprofOptions{
-			MaxStack: opts.MaxStack,
-			Mappings: p.sym.MappingAt,
-			Meta:     func() *decode.Meta { return &p.File().Meta },
+			MaxStack:   opts.MaxStack,
+			Mappings:   p.sym.MappingAt,
+			SourceLine: p.sym.SourceLine,
+			Meta:       func() *decode.Meta { return &p.File().Meta },
 		})
 	case output.FormatFlameGraph, output.FormatFlameGraphHTML:
 		sink = output.NewFlameGraph(out, opts.IO.ErrOut, p.Attrs, opts.FlameGraph)

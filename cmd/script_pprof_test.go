@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"fmt"
 	"math"
 	"os"
 	"os/exec"
@@ -259,5 +260,48 @@ func TestScriptPprofFilters(t *testing.T) {
 	}
 	if _, d := count("--max-stack", "3"); d != 3 || depth <= 3 {
 		t.Errorf("--max-stack 3: stacks %d deep (%d without)", d, depth)
+	}
+}
+
+// TestScriptPprofSourceLines checks file names and line numbers from the
+// DWARF of the dwarf corpus case's libc and libm debug files against
+// binutils' addr2line (2.40) for the same addresses: line 58 for the call
+// of main in __libc_start_call_main (addr2line names the file
+// libc-start.c, which includes libc_start_call_main.h; it misreads the
+// DWARF 5 file index there), and the inlined libc_feholdsetround_sse_ctx
+// at fenv_private.h:416 inside __sin_fma.
+func TestScriptPprofSourceLines(t *testing.T) {
+	var c testfixture.CorpusCase
+	for _, cc := range testfixture.Corpus(t) {
+		if cc.Name == "dwarf" {
+			c = cc
+		}
+	}
+	if c.Name == "" {
+		t.Skip("corpus case dwarf absent")
+	}
+	r, err := os.Open(writeProfile(t, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	p, err := profile.Parse(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := map[string]string{}
+	for _, l := range p.Location {
+		for i, ln := range l.Line {
+			got[ln.Function.Name] += fmt.Sprintf("%d:%s:%d ", i, filepath.Base(ln.Function.Filename), ln.Line)
+		}
+	}
+	for fn, want := range map[string]string{
+		"__libc_start_call_main":      "0:libc_start_call_main.h:58 ",
+		"libc_feholdsetround_sse_ctx": "0:fenv_private.h:416 ",
+		"__sin_fma":                   "1:.:0 ",
+	} {
+		if !strings.Contains(got[fn], want) {
+			t.Errorf("%s: lines %q, want %q among them", fn, got[fn], want)
+		}
 	}
 }

@@ -24,6 +24,10 @@ type PprofOptions struct {
 	// Nil, or a false result, leaves the frame's location without a
 	// mapping.
 	Mappings func(pid int32, addr uint64, kernel bool) (symbolize.Mapping, bool)
+	// SourceLine returns the source file and line of a frame (caller: its
+	// address is a return address), "" and 0 when unknown (see
+	// [symbolize.Symbolizer.SourceLine]). Nil leaves lines without them.
+	SourceLine func(f *symbolize.Frame, caller bool) (file string, line int)
 	// Meta returns the recording's feature sections (for CLOCK_DATA, which
 	// turns sample times into wall-clock time); nil or a nil result leaves
 	// the profile's time in the perf clock.
@@ -183,13 +187,14 @@ func (p *Pprof) addFrames(frames []symbolize.Frame, pid int32) {
 			i = j + 1
 			continue // the stitch label says the user part is missing
 		}
-		p.locs = append(p.locs, p.location(frames[i:j+1], pid))
+		p.locs = append(p.locs, p.location(frames[i:j+1], pid, len(p.locs) > 0))
 		i = j + 1
 	}
 }
 
-// location returns the location of one address and its inline frames.
-func (p *Pprof) location(group []symbolize.Frame, pid int32) *profile.Location {
+// location returns the location of one address and its inline frames;
+// caller says it is not the sample's leaf.
+func (p *Pprof) location(group []symbolize.Frame, pid int32, caller bool) *profile.Location {
 	f := &group[len(group)-1]
 	var m *profile.Mapping
 	if p.opts.Mappings != nil && f.Reason != symbolize.NoMap {
@@ -203,6 +208,9 @@ func (p *Pprof) location(group []symbolize.Frame, pid int32) *profile.Location {
 	}
 	k = append(k, ':')
 	k = strconv.AppendUint(k, f.Addr, 16)
+	if caller {
+		k = append(k, 'c') // looked up at the call, one byte before
+	}
 	for i := range group {
 		k = append(k, ':')
 		k = append(k, group[i].Symbol...)
@@ -217,7 +225,13 @@ func (p *Pprof) location(group []symbolize.Frame, pid int32) *profile.Location {
 		if name == "" {
 			name = unresolvedName(g)
 		}
-		l.Line = append(l.Line, profile.Line{Function: p.function(name)})
+		// The line table gives the innermost function's line; the call
+		// sites of inlined functions stay without one.
+		file, line := "", 0
+		if i == 0 && p.opts.SourceLine != nil {
+			file, line = p.opts.SourceLine(g, caller)
+		}
+		l.Line = append(l.Line, profile.Line{Function: p.function(name, file), Line: int64(line)})
 	}
 	if m != nil && len(l.Line) > 1 {
 		m.HasInlineFrames = true
@@ -258,15 +272,16 @@ func (p *Pprof) mapping(sm symbolize.Mapping) *profile.Mapping {
 	return m
 }
 
-// function returns the profile function named name. The symbolizer hands
-// over one name per frame (demangled unless --no-demangle), so it is both
-// the name and the system name.
-func (p *Pprof) function(name string) *profile.Function {
-	key := profile.Function{Name: name, SystemName: name}
+// function returns the profile function named name, in source file file
+// ("" if unknown). The symbolizer hands over one name per frame
+// (demangled unless --no-demangle), so it is both the name and the system
+// name.
+func (p *Pprof) function(name, file string) *profile.Function {
+	key := profile.Function{Name: name, SystemName: name, Filename: file}
 	if fn := p.functions[key]; fn != nil {
 		return fn
 	}
-	fn := &profile.Function{ID: uint64(len(p.p.Function) + 1), Name: name, SystemName: name}
+	fn := &profile.Function{ID: uint64(len(p.p.Function) + 1), Name: name, SystemName: name, Filename: file}
 	p.functions[key] = fn
 	p.p.Function = append(p.p.Function, fn)
 	return fn
