@@ -46,14 +46,19 @@ func NewCmdScript(f *Factory, runF func(*ScriptOptions) error) *cobra.Command {
 	opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv}}
 	cmd := &cobra.Command{
 		Use:   "script [flags] [perf.data]",
-		Short: "Print samples as perf script text, JSON Lines or collapsed stacks",
+		Short: "Print samples as perf script text, JSON Lines, collapsed stacks, pprof or flame graphs",
 		Long: `Print every sample of a recording, with deferred user callchains stitched
 back on, byte for byte as perf script (perf 6.1) prints it; or as JSON Lines
 (--format json, see docs/json.md); or as folded stacks for flamegraph.pl
-(--format collapsed, the output of perf script | stackcollapse-perf.pl).`,
+(--format collapsed, the output of perf script | stackcollapse-perf.pl); or
+as a gzipped pprof profile for go tool pprof, Pyroscope and Parca (--format
+pprof); or as an interactive flame graph, an SVG (--format flamegraph) or an
+HTML page with an icicle view and comm/pid filters (--format flamegraph-html).`,
 		Example: `  perfstitch script perf.data
   perfstitch script -F comm,tid,time,ip,sym,dso -i perf.data
   perfstitch script --format collapsed perf.data | flamegraph.pl > flame.svg
+  perfstitch script --format flamegraph -o flame.svg perf.data
+  perfstitch script --format pprof -o perf.pb.gz perf.data && go tool pprof -http=: perf.pb.gz
   perf record -o - -g -- ./prog | perfstitch script -i - --format json | jq .`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -94,10 +99,12 @@ back on, byte for byte as perf script (perf 6.1) prints it; or as JSON Lines
 	fl.BoolVar(&opts.Collapsed.Addrs, "addrs", false, "collapsed: show addresses of unresolved frames")
 	fl.StringVar(&opts.Collapsed.EventFilter, "event-filter", "", "collapsed: keep only this event (default: the first event seen)")
 	fl.StringVar(&opts.FlameGraph.Title, "title", "", "flamegraph: title text (default \"Flame Graph\")")
-	fl.IntVar(&opts.FlameGraph.Width, "width", 1200, "flamegraph: width of the image in pixels")
-	fl.StringVar(&opts.MinWidth, "minwidth", "0.1", "flamegraph: leave out frames narrower than this many pixels, or this percentage of the width (\"1%\")")
+	// Zero defaults (the help names the real ones) keep ScriptOptions
+	// comparable with its zero value for the other formats.
+	fl.IntVar(&opts.FlameGraph.Width, "width", 0, "flamegraph: width of the image in pixels (default 1200)")
+	fl.StringVar(&opts.MinWidth, "minwidth", "", "flamegraph: leave out frames narrower than this many pixels, or this percentage of the width (\"1%\") (default 0.1)")
 	fl.BoolVar(&opts.FlameGraph.Reverse, "reverse", false, "flamegraph: draw reversed stacks, leaf first")
-	fl.StringVar(&opts.FlameGraph.Colors, "colors", "java", "flamegraph: palette: java (by frame kind: kernel orange, user red, C++ yellow, JIT green, inlined aqua), js, hot, mem, io, red, green, blue, aqua, yellow, purple, orange")
+	fl.StringVar(&opts.FlameGraph.Colors, "colors", "", "flamegraph: palette: java (by frame kind: kernel orange, user red, C++ yellow, JIT green, inlined aqua), js, hot, mem, io, red, green, blue, aqua, yellow, purple, orange (default java)")
 	enumFlag(cmd, "colors", output.FlameGraphPalettes())
 	return cmd
 }
@@ -145,14 +152,17 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		return FlagErrorf("--max-stack does not apply to --format %s (the graph has the stacks of --format collapsed)", o.Format)
 	}
 	if flame {
-		mw, pct := strings.CutSuffix(o.MinWidth, "%")
-		v, err := strconv.ParseFloat(mw, 64)
-		if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
-			return FlagErrorf("--minwidth %q is not a width in pixels or a percentage", o.MinWidth)
+		o.FlameGraph.MinWidth = -1 // flamegraph.pl's default
+		if o.MinWidth != "" {
+			mw, pct := strings.CutSuffix(o.MinWidth, "%")
+			v, err := strconv.ParseFloat(mw, 64)
+			if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+				return FlagErrorf("--minwidth %q is not a width in pixels or a percentage", o.MinWidth)
+			}
+			o.FlameGraph.MinWidth, o.FlameGraph.MinWidthPercent = v, pct
 		}
-		o.FlameGraph.MinWidth, o.FlameGraph.MinWidthPercent = v, pct
 		o.FlameGraph.HTML = o.Format == output.FormatFlameGraphHTML
-		if o.FlameGraph.Width < 1 {
+		if changed("width") != "" && o.FlameGraph.Width < 1 {
 			return FlagErrorf("--width must be at least 1, not %d", o.FlameGraph.Width)
 		}
 		if err := output.CheckFlameGraphOptions(o.FlameGraph); err != nil {
