@@ -3,6 +3,10 @@ package cmd
 import (
 	"context"
 	"errors"
+	"math"
+	"os"
+	"strconv"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -30,6 +34,13 @@ type ScriptOptions struct {
 
 	// Collapsed options (stackcollapse-perf.pl's).
 	Collapsed output.CollapsedOptions
+
+	// FlameGraph options (flamegraph.pl's); MinWidth is --minwidth as given.
+	FlameGraph output.FlameGraphOptions
+	MinWidth   string
+
+	// Output is the file to write instead of standard output (-o).
+	Output string
 }
 
 // NewCmdScript builds the script command; runF replaces the run function in tests.
@@ -37,15 +48,20 @@ func NewCmdScript(f *Factory, runF func(*ScriptOptions) error) *cobra.Command {
 	opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv}}
 	cmd := &cobra.Command{
 		Use:   "script [flags] [perf.data]",
-		Short: "Print samples as perf script text, JSON Lines or collapsed stacks",
+		Short: "Print samples as perf script text, JSON Lines, collapsed stacks, pprof or flame graphs",
 		Long: `Print every sample of a recording, with deferred user callchains stitched
 back on, byte for byte as perf script prints it (perf 7.3.4; perf 6.1 with
 --compat 6.1); or as JSON Lines (--format json, see docs/json.md); or as
 folded stacks for flamegraph.pl (--format collapsed, the output of
-perf script | stackcollapse-perf.pl).`,
+perf script | stackcollapse-perf.pl); or as a gzipped pprof profile for go
+tool pprof, Pyroscope and Parca (--format pprof); or as an interactive flame
+graph, an SVG (--format flamegraph) or an HTML page with an icicle view and
+comm/pid filters (--format flamegraph-html).`,
 		Example: `  perfstitch script perf.data
   perfstitch script -F comm,tid,time,ip,sym,dso -i perf.data
   perfstitch script --format collapsed perf.data | flamegraph.pl > flame.svg
+  perfstitch script --format flamegraph -o flame.svg perf.data
+  perfstitch script --format pprof -o perf.pb.gz perf.data && go tool pprof -http=: perf.pb.gz
   perf record -o - -g -- ./prog | perfstitch script -i - --format json | jq .`,
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -64,7 +80,8 @@ perf script | stackcollapse-perf.pl).`,
 	addCommonFlags(cmd, &opts.CommonOptions)
 	fl := cmd.Flags()
 	fl.Var(&opts.Filter.DSOs, "dsos", "only show samples in these DSOs (short or full names, comma-separated)")
-	fl.Var(&opts.Format, "format", "output format: text, json or collapsed")
+	fl.Var(&opts.Format, "format", "output format: text, json, collapsed, pprof (gzipped profile.proto), flamegraph (SVG) or flamegraph-html")
+	fl.StringVarP(&opts.Output, "output", "o", "", "write to `file` instead of standard output")
 	enumFlag(cmd, "format", output.FormatNames())
 	fl.VarP(&opts.Fields, "fields", "F", "text fields to print, as perf's -F: comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,period,addr, or +field/-field to change the defaults")
 	_ = cmd.RegisterFlagCompletionFunc("fields", func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
@@ -84,6 +101,14 @@ perf script | stackcollapse-perf.pl).`,
 	fl.BoolVar(&opts.Collapsed.All, "all", false, "collapsed: all annotations (--kernel --jit)")
 	fl.BoolVar(&opts.Collapsed.Addrs, "addrs", false, "collapsed: show addresses of unresolved frames")
 	fl.StringVar(&opts.Collapsed.EventFilter, "event-filter", "", "collapsed: keep only this event (default: the first event seen)")
+	fl.StringVar(&opts.FlameGraph.Title, "title", "", "flamegraph: title text (default \"Flame Graph\")")
+	// Zero defaults (the help names the real ones) keep ScriptOptions
+	// comparable with its zero value for the other formats.
+	fl.IntVar(&opts.FlameGraph.Width, "width", 0, "flamegraph: width of the image in pixels (default 1200)")
+	fl.StringVar(&opts.MinWidth, "minwidth", "", "flamegraph: leave out frames narrower than this many pixels, or this percentage of the width (\"1%\") (default 0.1)")
+	fl.BoolVar(&opts.FlameGraph.Reverse, "reverse", false, "flamegraph: draw reversed stacks, leaf first")
+	fl.StringVar(&opts.FlameGraph.Colors, "colors", "", "flamegraph: palette: java (by frame kind: kernel orange, user red, C++ yellow, JIT green, inlined aqua), js, hot, mem, io, red, green, blue, aqua, yellow, purple, orange (default java)")
+	enumFlag(cmd, "colors", output.FlameGraphPalettes())
 	return cmd
 }
 
@@ -115,6 +140,38 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 			return FlagErrorf("--%s does not apply to --format collapsed", n)
 		}
 	}
+	flame := o.Format == output.FormatFlameGraph || o.Format == output.FormatFlameGraphHTML
+	if !flame {
+		if n := changed("title", "width", "minwidth", "reverse", "colors"); n != "" {
+			return FlagErrorf("--%s applies only to --format flamegraph and flamegraph-html", n)
+		}
+	}
+	if flame || o.Format == output.FormatPprof {
+		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events"); n != "" {
+			return FlagErrorf("--%s does not apply to --format %s", n, o.Format)
+		}
+	}
+	if flame && changed("max-stack") != "" {
+		return FlagErrorf("--max-stack does not apply to --format %s (the graph has the stacks of --format collapsed)", o.Format)
+	}
+	if flame {
+		o.FlameGraph.MinWidth = -1 // flamegraph.pl's default
+		if o.MinWidth != "" {
+			mw, pct := strings.CutSuffix(o.MinWidth, "%")
+			v, err := strconv.ParseFloat(mw, 64)
+			if err != nil || v < 0 || math.IsNaN(v) || math.IsInf(v, 0) {
+				return FlagErrorf("--minwidth %q is not a width in pixels or a percentage", o.MinWidth)
+			}
+			o.FlameGraph.MinWidth, o.FlameGraph.MinWidthPercent = v, pct
+		}
+		o.FlameGraph.HTML = o.Format == output.FormatFlameGraphHTML
+		if changed("width") != "" && o.FlameGraph.Width < 1 {
+			return FlagErrorf("--width must be at least 1, not %d", o.FlameGraph.Width)
+		}
+		if err := output.CheckFlameGraphOptions(o.FlameGraph); err != nil {
+			return FlagErrorf("--colors: %v", err)
+		}
+	}
 	return nil
 }
 
@@ -142,10 +199,20 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	}
 	defer p.Close()
 
+	out := opts.IO.Out
+	if opts.Output != "" {
+		f, err := os.Create(opts.Output)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out = f
+	}
+
 	var sink output.Sink
 	switch opts.Format {
 	case output.FormatText:
-		t := output.NewText(opts.IO.Out, p.Attrs, output.TextOptions{
+		t := output.NewText(out, p.Attrs, output.TextOptions{
 			Fields:        opts.Fields,
 			HideCallchain: opts.HideCallchain,
 			NS:            opts.NS,
@@ -158,14 +225,23 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		}
 		sink = t
 	case output.FormatJSON:
-		sink = output.NewJSON(opts.IO.Out, p.Attrs, output.JSONOptions{
+		sink = output.NewJSON(out, p.Attrs, output.JSONOptions{
 			HideCallchain: opts.HideCallchain,
 			MaxStack:      opts.MaxStack,
 		})
 	case output.FormatCollapsed:
 		co := opts.Collapsed
 		co.Compat = opts.dialect()
-		sink = output.NewCollapsed(opts.IO.Out, opts.IO.ErrOut, p.Attrs, co)
+		sink = output.NewCollapsed(out, opts.IO.ErrOut, p.Attrs, co)
+	case output.FormatPprof:
+		sink = output.NewPprof(out, p.Attrs, output.PprofOptions{
+			MaxStack:   opts.MaxStack,
+			Mappings:   p.Symbolizer().MappingAt,
+			SourceLine: p.Symbolizer().SourceLine,
+			Meta:       func() *decode.Meta { return &p.File().Meta },
+		})
+	case output.FormatFlameGraph, output.FormatFlameGraphHTML:
+		sink = output.NewFlameGraph(out, opts.IO.ErrOut, p.Attrs, opts.FlameGraph)
 	default:
 		return errors.New("unknown format")
 	}
@@ -185,5 +261,11 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
-	return ferr
+	if ferr != nil {
+		return ferr
+	}
+	if f, ok := out.(*os.File); ok && opts.Output != "" {
+		return f.Close()
+	}
+	return nil
 }

@@ -1,5 +1,7 @@
 // Package output turns resolved events into perf script text, JSON Lines
-// and collapsed stacks, one sample at a time. It never decodes and never
+// and collapsed stacks, one sample at a time, and the formats people look with:
+// pprof profiles (pprof.go) and flame graphs drawn from the collapsed stacks
+// (flamegraph*.go). It never decodes and never
 // symbolizes: it consumes [symbolize.Event] values and the side-band
 // records the pipeline hands it as [Record] values. The aggregations that
 // consume the same stream are its subpackages: output/report (perf

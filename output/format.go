@@ -2,6 +2,7 @@ package output
 
 import (
 	"fmt"
+	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/symbolize"
@@ -13,12 +14,15 @@ type Format int
 
 // Output formats.
 const (
-	FormatText      Format = iota // perf script text
-	FormatJSON                    // JSON Lines, see docs/json.md
-	FormatCollapsed               // stackcollapse-perf.pl folded stacks
+	FormatText           Format = iota // perf script text
+	FormatJSON                         // JSON Lines, see docs/json.md
+	FormatCollapsed                    // stackcollapse-perf.pl folded stacks
+	FormatPprof                        // gzipped profile.proto, see docs/compat.md
+	FormatFlameGraph                   // interactive SVG flame graph
+	FormatFlameGraphHTML               // HTML page with the flame graph and filters
 )
 
-var formatNames = [...]string{"text", "json", "collapsed"}
+var formatNames = [...]string{"text", "json", "collapsed", "pprof", "flamegraph", "flamegraph-html"}
 
 // FormatNames lists the accepted values of a Format flag, for help and
 // shell completion.
@@ -40,7 +44,7 @@ func (f *Format) Set(s string) error {
 			return nil
 		}
 	}
-	return fmt.Errorf("unknown format %q (want text, json or collapsed)", s)
+	return fmt.Errorf("unknown format %q (want %s)", s, strings.Join(formatNames[:], ", "))
 }
 
 // Type names the flag value type in help output.

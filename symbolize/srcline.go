@@ -1,0 +1,51 @@
+package symbolize
+
+import "debug/dwarf"
+
+// SourceLine returns the source file and line of a resolved user frame,
+// from the DWARF line table of the file its DSO's symbols came from (the
+// binary, or its debug file): "" and 0 when there is none. caller says
+// that the address is a return address (every frame but the leaf), so the
+// call instruction before it is looked up, as addr2line users do. Inlined
+// frames share their address with the frame they are inlined into; the
+// line table gives the innermost function's line.
+func (s *Symbolizer) SourceLine(f *Frame, caller bool) (file string, line int) {
+	if f == nil || f.Kernel || f.Reason != Resolved || f.Symbol == "" {
+		return "", 0
+	}
+	d := s.dsos[f.DSO]
+	if d == nil || d.kind != dsoUser {
+		return "", 0
+	}
+	in := s.inlineFor(d)
+	if in == nil {
+		return "", 0
+	}
+	pc := f.MapAddr
+	if caller && pc > 0 {
+		pc--
+	}
+	return in.sourceLine(pc)
+}
+
+// sourceLine looks pc up in the line table of its compilation unit.
+func (in *inlineInfo) sourceLine(pc uint64) (file string, line int) {
+	defer func() {
+		if recover() != nil { // debug/dwarf is not hardened against bad input
+			file, line = "", 0
+		}
+	}()
+	cu, err := in.d.Reader().SeekPC(pc)
+	if err != nil || cu == nil {
+		return "", 0
+	}
+	lr, err := in.d.LineReader(cu)
+	if err != nil || lr == nil {
+		return "", 0
+	}
+	var le dwarf.LineEntry
+	if err := lr.SeekPC(pc, &le); err != nil || le.File == nil {
+		return "", 0
+	}
+	return le.File.Name, le.Line
+}
