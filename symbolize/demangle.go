@@ -7,13 +7,19 @@ import (
 	"github.com/ianlancetaylor/demangle"
 )
 
-// demangler turns mangled C++ and Rust symbol names into what perf 6.1
-// prints: libiberty's cplus_demangle without DMGL_PARAMS, i.e. template
-// arguments kept, the function's own parameter list and qualifiers
-// dropped, Rust legacy hashes and v0 disambiguators hidden. Names that are
-// not mangled (C, Go) are returned unchanged.
+// demangler turns mangled C++ and Rust symbol names into what perf
+// prints. perf 6.1: libiberty's cplus_demangle without DMGL_PARAMS, i.e.
+// template arguments kept, the function's own parameter list and
+// qualifiers dropped, Rust legacy hashes and v0 disambiguators hidden.
+// perf 6.19+ (params): Rust first (its rustc-demangle port in alternate
+// form, hashes and disambiguators hidden alike), then libstdc++'s
+// __cxa_demangle, which prints the whole signature: return type of a
+// template instance, parameter list, cv- and ref-qualifiers, and clone
+// suffixes as " [clone .constprop.0]". Names that are not mangled (C, Go)
+// are returned unchanged.
 type demangler struct {
-	off bool // --no-demangle
+	off    bool // --no-demangle
+	params bool // the whole signature (compat.Dialect.DemangleParams)
 }
 
 func (d demangler) demangle(name string) (out string) {
@@ -23,7 +29,8 @@ func (d demangler) demangle(name string) (out string) {
 	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") {
 		return name
 	}
-	// libiberty tries Rust's legacy scheme before C++ (they overlap).
+	// libiberty and perf 7's rust_demangle_demangle both try Rust's
+	// legacy scheme before C++ (they overlap).
 	if r, ok := rustLegacy(name); ok {
 		return r
 	}
@@ -33,6 +40,9 @@ func (d demangler) demangle(name string) (out string) {
 			out = name
 		}
 	}()
+	if d.params {
+		return demangleFull(name)
+	}
 	opts := []demangle.Option{demangle.NoParams, demangle.NoClones, demangle.NoRust}
 	if !strings.Contains(name, "adL_Z") && !strings.Contains(name, "JE") {
 		r, err := demangle.ToString(name, opts...)
@@ -63,6 +73,17 @@ func (d demangler) demangle(name string) (out string) {
 		a = c
 	}
 	return demangle.ASTToString(a, opts...)
+}
+
+// demangleFull demangles name as __cxa_demangle does (GNU style, with
+// parameters and clone suffixes), and a Rust v0 name as rustc-demangle's
+// alternate form; it returns name when it is not a valid mangling.
+func demangleFull(name string) string {
+	r, err := demangle.ToString(name)
+	if err != nil {
+		return name
+	}
+	return r
 }
 
 // closeAfterEmptyPack prints a template with an empty argument pack among

@@ -359,7 +359,7 @@ func (s *Symbolizer) loadUser(d *dso) {
 	if symsPath == "" {
 		symsPath = syms.Name()
 	}
-	tab, err := loadELFSymbols(syms, runt, s.dem)
+	tab, err := loadELFSymbols(syms, runt, s.dem, s.opts.Compat.PLTSlotNames)
 	if err != nil || len(tab.syms) == 0 {
 		d.reason = NoSymbols
 		return

@@ -1,6 +1,7 @@
 package symbolize
 
 import (
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"path/filepath"
 	"testing"
 
@@ -49,7 +50,7 @@ func fixtureSymbolizer(t testing.TB) *Symbolizer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Symfs: filepath.Join(td, "symfs"), Kallsyms: filepath.Join(td, "kallsyms")})
+	s, err := New(Options{Symfs: filepath.Join(td, "symfs"), Kallsyms: filepath.Join(td, "kallsyms"), Compat: compat.Perf61})
 	if err != nil {
 		t.Fatal(err)
 	}

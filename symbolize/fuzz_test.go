@@ -25,7 +25,7 @@ func FuzzELFSymbols(f *testing.F) {
 		if err != nil {
 			return
 		}
-		tab, err := loadELFSymbols(ef, ef, demangler{})
+		tab, err := loadELFSymbols(ef, ef, demangler{}, false)
 		if err == nil {
 			for i := range tab.syms {
 				tab.find(tab.syms[i].start)

@@ -3,6 +3,7 @@ package symbolize
 import (
 	"bufio"
 	"fmt"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"os"
 	"path/filepath"
 	"strings"
@@ -101,7 +102,7 @@ func resolveGolden(t testing.TB, c goldenSpec, drop func(decode.Record) bool) ca
 		t.Fatalf("%s: %v", c.Name, err)
 	}
 	defer f.Close()
-	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, MapsDir: c.Maps, Meta: &f.Meta})
+	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, MapsDir: c.Maps, Meta: &f.Meta, Compat: compat.Perf61})
 	if err != nil {
 		t.Fatal(err)
 	}

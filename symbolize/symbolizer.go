@@ -7,6 +7,7 @@ import (
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/stitch"
 )
 
@@ -30,6 +31,9 @@ type Options struct {
 	BuildIDDir string
 	// NoDemangle prints C++/Rust names as mangled (perf --no-demangle).
 	NoDemangle bool
+	// Compat is the perf release whose symbolization is reproduced; the
+	// zero value means compat.Default.
+	Compat compat.Dialect
 	// MaxStack limits the callchain addresses resolved per sample (perf
 	// --max-stack); 0 means [DefaultMaxStack], negative means no limit.
 	MaxStack int
@@ -98,9 +102,12 @@ type thread struct {
 // New returns a Symbolizer. It reads nothing until needed: binaries are
 // opened the first time one of their addresses is resolved.
 func New(opts Options) (*Symbolizer, error) {
+	if opts.Compat.Version == "" {
+		opts.Compat = compat.Default
+	}
 	s := &Symbolizer{
 		opts:      opts,
-		dem:       demangler{off: opts.NoDemangle},
+		dem:       demangler{off: opts.NoDemangle, params: opts.Compat.DemangleParams},
 		dsos:      map[string]*dso{},
 		buildIDs:  map[string][]byte{},
 		threads:   map[int32]*thread{},

@@ -3,6 +3,7 @@ package symbolize
 import (
 	"encoding/binary"
 	"fmt"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
@@ -243,7 +244,7 @@ func unwindGolden(t *testing.T, c testfixture.CorpusCase, golden string, noInlin
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta})
+	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta, Compat: compat.Perf61})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -332,7 +333,7 @@ func TestUnwindCorrupt(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta, MaxStack: 20})
+		sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta, MaxStack: 20, Compat: compat.Perf61})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -16,11 +16,39 @@ type Dialect struct {
 	Version string
 	// Perf is the perf release the goldens were made with.
 	Perf string
+
+	// Symbolization: how frames are named (package symbolize).
+
+	// DemangleParams demangles C++ names as libstdc++'s __cxa_demangle
+	// does, which perf 6.19+ calls (util/demangle-cxx.cpp
+	// cxx_demangle_sym): return type, parameter list, qualifiers and GCC
+	// clone suffixes ("[clone .constprop.0]") printed. Without it, as
+	// perf 6.1's bfd_demangle without DMGL_PARAMS: the template arguments
+	// only.
+	DemangleParams bool
+	// PLTSlotNames synthesizes PLT symbols as perf 6.2+ does
+	// (util/symbol-elf.c dso__synthesize_plt_symbols): a ".plt" symbol for
+	// the header, .plt.got and .plt.sec entries, x86 relocations taken in
+	// slot order, a slot of an R_X86_64_IRELATIVE relocation named after
+	// the IFUNC its addend points at ("memcpy@plt" inside libc;
+	// get_ifunc_name) and any other nameless slot "offset_0x…@plt".
+	// Without it, as perf 6.1: one "name@plt" per relocation after the
+	// .plt header, "@plt" when nameless.
+	PLTSlotNames bool
+	// InlineAllChains adds the "(inlined)" rows of a DSO's DWARF to every
+	// user frame of every callchain, the sample IP and frame-pointer and
+	// deferred entries included (perf 6.19+ add_callchain_ip calls
+	// append_inlines for any callchain). Without it, only the frames of
+	// DWARF-unwound (--call-graph dwarf) chains get them.
+	InlineAllChains bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
 // default, since only those releases read deferred callchains.
-var Perf73 = Dialect{Version: "7.3", Perf: "perf 7.3.4"}
+var Perf73 = Dialect{
+	Version: "7.3", Perf: "perf 7.3.4",
+	DemangleParams: true, PLTSlotNames: true, InlineAllChains: true,
+}
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
 var Perf61 = Dialect{Version: "6.1", Perf: "perf 6.1"}
