@@ -1,11 +1,11 @@
 package symbolize
 
 import (
-	"github.com/perfstitch/perfstitch/internal/compat"
 	"path/filepath"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/stitch"
 )
 

@@ -3,13 +3,13 @@ package symbolize
 import (
 	"bufio"
 	"fmt"
-	"github.com/perfstitch/perfstitch/internal/compat"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/stitch"
 )

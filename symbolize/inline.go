@@ -26,6 +26,20 @@ type inlineInfo struct {
 	d     *dwarf.Data
 	syms  []elfFunc // the file's .symtab, in file order
 	cache map[uint64][]string
+	loads []elf.ProgHeader // PT_LOAD segments with file contents
+}
+
+// vaddr converts a file offset (a frame's MapAddr) to the virtual address
+// the DWARF uses (perf's map__rip_2objdump), through the PT_LOAD segment
+// holding it; offsets outside every segment are taken as they are.
+func (in *inlineInfo) vaddr(off uint64) uint64 {
+	for i := range in.loads {
+		p := &in.loads[i]
+		if off >= p.Off && off-p.Off < p.Filesz {
+			return off - p.Off + p.Vaddr
+		}
+	}
+	return off
 }
 
 // elfFunc is a symbol of the file's .symtab as binutils' elf_find_function
@@ -73,6 +87,11 @@ func loadInline(p string) *inlineInfo {
 		return nil
 	}
 	in := &inlineInfo{d: d, cache: map[uint64][]string{}}
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD && p.Filesz > 0 {
+			in.loads = append(in.loads, p.ProgHeader)
+		}
+	}
 	if syms, err := f.Symbols(); err == nil {
 		for _, sy := range syms {
 			typ := elf.ST_TYPE(sy.Info)
@@ -186,13 +205,41 @@ func (in *inlineInfo) names(pc uint64) (out []string) {
 		}
 	}
 	for i, n := best, 0; i >= 0 && n < maxInlineNest; i, n = fns[i].parent, n+1 {
-		name, _ := in.name(fns[i].e)
+		name, linkage := in.name(fns[i].e)
+		if i == best && !linkage {
+			name = in.symbolNameAt(fns[i].e, pc, name)
+		}
 		if name == "" {
 			name = "??"
 		}
 		out = append(out, name)
 	}
 	return out
+}
+
+// symbolNameAt is binutils' choice for the innermost function of pc when
+// its DWARF gives no linkage name (_bfd_dwarf2_find_nearest_line): the
+// name of the .symtab function covering pc when that symbol starts where
+// the DWARF function's first range does (Go's assembly functions:
+// "runtime.goexit.abi0" for DWARF's "runtime.goexit"), else the DWARF
+// name. Among aliases binutils' pick depends on its lookup cache; when one
+// of the aliases there carries the DWARF name, the name is kept (libc's
+// __hypot and __ieee754_hypot), which is what the perf goldens show.
+func (in *inlineInfo) symbolNameAt(e *dwarf.Entry, pc uint64, name string) string {
+	rs, err := in.d.Ranges(e)
+	if err != nil || len(rs) == 0 {
+		return name
+	}
+	v, n := in.elfFunctionAt(pc)
+	if n == "" || v != rs[0][0] || n == name {
+		return name
+	}
+	for i := range in.syms {
+		if in.syms[i].value == v && in.syms[i].name == name {
+			return name
+		}
+	}
+	return n
 }
 
 // name returns the DIE's linkage name (linkage true) or name, following
@@ -268,6 +315,25 @@ func betterFit(cur, sy *elfFunc, pc uint64) bool {
 	return sy.size < cur.size
 }
 
+// expandInlines replaces the last frame of frames, a callchain entry of
+// DSO d, by its inlined-function frames and itself, as perf 6.19+'s
+// add_callchain_ip does for every callchain (append_inlines); frames is
+// returned unchanged when there are none.
+func (s *Symbolizer) expandInlines(frames []Frame, d *dso) []Frame {
+	n := len(frames) - 1
+	f := &frames[n]
+	if s.unw.noInline || f.Reason != Resolved || f.Symbol == "" || d == nil || d.path == "" {
+		return frames
+	}
+	in := s.inlineFor(d)
+	if in == nil || len(in.names(in.vaddr(f.MapAddr))) == 0 {
+		return frames
+	}
+	fr := *f
+	out, _ := s.appendInlines(frames[:n], &fr, d)
+	return out
+}
+
 // appendInlines appends the frames perf's append_inlines makes of f (a
 // resolved user frame of an unwound callchain) to frames; ok is false when
 // there are none and f is to be appended as it is.
@@ -279,7 +345,7 @@ func (s *Symbolizer) appendInlines(frames []Frame, f *Frame, d *dso) ([]Frame, b
 	if in == nil {
 		return frames, false
 	}
-	names := in.names(f.MapAddr)
+	names := in.names(in.vaddr(f.MapAddr))
 	if len(names) == 0 {
 		return frames, false
 	}

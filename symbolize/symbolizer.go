@@ -595,7 +595,10 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 			continue
 		}
 		ev.Frames = append(ev.Frames, Frame{})
-		s.resolveAddr(&ev.Frames[len(ev.Frames)-1], ip, mode, ds.PID, period)
+		d := s.resolveAddr(&ev.Frames[len(ev.Frames)-1], ip, mode, ds.PID, period)
+		if s.opts.Compat.InlineAllChains {
+			ev.Frames = s.expandInlines(ev.Frames, d)
+		}
 	}
 	s.unwindUser(ds, ev, maxStack)
 }

@@ -3,10 +3,10 @@ package symbolize
 import (
 	"encoding/binary"
 	"fmt"
-	"github.com/perfstitch/perfstitch/internal/compat"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/stitch"
 )
