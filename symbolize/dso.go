@@ -236,9 +236,12 @@ func (s *Symbolizer) candidates(d *dso, open func(string) *elfsafe.File) []strin
 	if len(idHex) > 2 {
 		out = append(out, symfs(path.Join("/usr/lib/debug/.build-id", idHex[:2], idHex[2:]+".debug")))
 	}
-	if d.kind == dsoVDSO && d.buildIDHex == "" && s.opts.Symfs == "" {
+	switch {
+	case d.kind == dsoVDSO && d.buildIDHex == "" && s.opts.Symfs == "":
 		out = append(out, ownVDSOPath)
-	} else {
+	case d.kind == dsoVDSO && d.buildIDHex == "" && s.opts.Compat.VDSOOwnCopyOnly:
+		// perf 7 reads its own vDSO copy, below the symfs: nothing.
+	default:
 		out = append(out, symfs(name))
 	}
 	if absolute {

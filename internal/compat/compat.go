@@ -41,6 +41,12 @@ type Dialect struct {
 	// append_inlines for any callchain). Without it, only the frames of
 	// DWARF-unwound (--call-graph dwarf) chains get them.
 	InlineAllChains bool
+	// VDSOOwnCopyOnly: a [vdso] the recording names no build id for
+	// (no build-id table: the kernel goldens) is read only from perf's
+	// copy of its own vDSO (machine__findnew_vdso), which under --symfs
+	// is not found, so its frames are "[unknown] ([vdso])". Without it,
+	// as perf 6.1: SYMFS/[vdso] is read.
+	VDSOOwnCopyOnly bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -48,6 +54,7 @@ type Dialect struct {
 var Perf73 = Dialect{
 	Version: "7.3", Perf: "perf 7.3.4",
 	DemangleParams: true, PLTSlotNames: true, InlineAllChains: true,
+	VDSOOwnCopyOnly: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
