@@ -27,7 +27,7 @@ type inlineInfo struct {
 	syms  []elfFunc // the file's .symtab, in file order
 	cache map[uint64][]string
 	units map[dwarf.Offset][]dwarfFunc // functions by compilation unit
-	loads []elf.ProgHeader // PT_LOAD segments with file contents
+	loads []elf.ProgHeader             // PT_LOAD segments with file contents
 }
 
 // vaddr converts a file offset (a frame's MapAddr) to the virtual address
