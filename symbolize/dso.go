@@ -45,6 +45,12 @@ type dso struct {
 	// recording names none (fileIDRead: it was looked for).
 	fileIDHex  string
 	fileIDRead bool
+	// inl is the DWARF for inline lookups (inlRead: it was looked for;
+	// nil: none), so that a frame of a DSO without any costs no lookup.
+	inl     *inlineInfo
+	inlRead bool
+	// noDWARF: the symbol file has no .debug_info (set by the loader).
+	noDWARF bool
 	// cache maps a map_ip address to its symbol index (-1: none).
 	cache map[uint64]int32
 
@@ -370,6 +376,8 @@ func (s *Symbolizer) loadUser(d *dso) {
 	d.tab = tab
 	d.path = symsPath
 	d.reason = Resolved
+	sec := syms.Section(".debug_info")
+	d.noDWARF = sec == nil || sec.Type == elf.SHT_NOBITS
 }
 
 // loadPerfMap reads a perf-PID.map JIT symbol file ("START SIZE NAME" per

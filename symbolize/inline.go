@@ -60,17 +60,22 @@ func (s *Symbolizer) SetNoInline(v bool) { s.unw.noInline = v }
 
 // inlineFor returns the inline information of d (nil: none).
 func (s *Symbolizer) inlineFor(d *dso) *inlineInfo {
+	if d.inlRead {
+		return d.inl
+	}
 	if in, ok := s.unw.inl[d]; ok {
+		d.inl, d.inlRead = in, true
 		return in
 	}
 	if s.unw.inl == nil {
 		s.unw.inl = map[*dso]*inlineInfo{}
 	}
 	var in *inlineInfo
-	if d.path != "" && d.reason == Resolved {
+	if d.path != "" && d.reason == Resolved && !d.noDWARF {
 		in = loadInline(d.path)
 	}
 	s.unw.inl[d] = in
+	d.inl, d.inlRead = in, true
 	return in
 }
 
@@ -387,7 +392,7 @@ func betterFit(cur, sy *elfFunc, pc uint64) bool {
 func (s *Symbolizer) expandInlines(frames []Frame, d *dso) []Frame {
 	n := len(frames) - 1
 	f := &frames[n]
-	if s.unw.noInline || f.Reason != Resolved || f.Symbol == "" || d == nil || d.path == "" {
+	if d == nil || (d.inlRead && d.inl == nil) || s.unw.noInline || f.Reason != Resolved || f.Symbol == "" || d.path == "" {
 		return frames
 	}
 	in := s.inlineFor(d)
