@@ -40,10 +40,12 @@ func (d demangler) demangle(name string) (out string) {
 			out = name
 		}
 	}()
-	if d.params {
-		return demangleFull(name)
-	}
 	opts := []demangle.Option{demangle.NoParams, demangle.NoClones, demangle.NoRust}
+	if d.params {
+		// GNU style with parameters and clone suffixes, Rust v0 as
+		// rustc-demangle's alternate form: the library's defaults.
+		opts = nil
+	}
 	if !strings.Contains(name, "adL_Z") && !strings.Contains(name, "JE") {
 		r, err := demangle.ToString(name, opts...)
 		if err != nil {
@@ -52,8 +54,8 @@ func (d demangler) demangle(name string) (out string) {
 		return r
 	}
 	// The address of a function as a template argument ("&f"): libiberty
-	// prints only the name of a qualified function (&A::f) but the whole
-	// type of any other, such as a template's instance
+	// (cplus_demangle and __cxa_demangle alike) prints only the name of a
+	// qualified function (&A::f) but the whole type of any other, such as a template's instance
 	// (JSMethod<&(int node::StreamBase::WriteString<...>(v8::... const&))>);
 	// the library prints the name alone, in parentheses, for both.
 	a, err := demangle.ToAST(name, opts...)
@@ -73,17 +75,6 @@ func (d demangler) demangle(name string) (out string) {
 		a = c
 	}
 	return demangle.ASTToString(a, opts...)
-}
-
-// demangleFull demangles name as __cxa_demangle does (GNU style, with
-// parameters and clone suffixes), and a Rust v0 name as rustc-demangle's
-// alternate form; it returns name when it is not a valid mangling.
-func demangleFull(name string) string {
-	r, err := demangle.ToString(name)
-	if err != nil {
-		return name
-	}
-	return r
 }
 
 // closeAfterEmptyPack prints a template with an empty argument pack among

@@ -315,3 +315,25 @@ func TestPerf7KernelFrames(t *testing.T) {
 		})
 	}
 }
+
+// TestDemanglePerf7Quirks pins libiberty's printing quirks, which
+// __cxa_demangle shares with perf 6.1's cplus_demangle (same printer):
+// a function's address as a template argument with its type, empty
+// argument packs.
+func TestDemanglePerf7Quirks(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"_ZN4node10StreamBase8JSMethodIXadL_ZNS0_11WriteStringILNS_8encodingE1EEEiRKN2v820FunctionCallbackInfoINS4_5ValueEEEEEEEvS9_",
+			"void node::StreamBase::JSMethod<&(int node::StreamBase::WriteString<(node::encoding)1>(v8::FunctionCallbackInfo<v8::Value> const&))>(v8::FunctionCallbackInfo<v8::Value> const&)"},
+		{"_ZN12v8_inspector9V8Console4callIXadL_ZNS0_10createTaskERKN2v820FunctionCallbackInfoINS2_5ValueEEEEEEEvS7_",
+			"void v8_inspector::V8Console::call<&v8_inspector::V8Console::createTask>(v8::FunctionCallbackInfo<v8::Value> const&)"},
+		{"_ZNSt17_Function_handlerIFvvEZN2v84base8CallOnceIJEvEEvPSt6atomicIhENS2_16FunctionWithArgsIJDpT_EE4typeES9_EUlvE_E10_M_managerERSt9_Any_dataRKSE_St18_Manager_operation",
+			"std::_Function_handler<void (), v8::base::CallOnce<, void>(std::atomic<unsigned char>*, v8::base::FunctionWithArgs<>::type)::{lambda()#1}>::_M_manager(std::_Any_data&, std::_Any_data const&, std::_Manager_operation)"},
+		{"_ZN2v88internal28CFunctionBuilderWithFunctionINS_16CTypeInfoBuilderIdJEEEJNS2_INS_5LocalINS_5ValueEEEJEEEEE5BuildEv",
+			"v8::internal::CFunctionBuilderWithFunction<v8::CTypeInfoBuilder<double>, v8::CTypeInfoBuilder<v8::Local<v8::Value>> >::Build()"},
+	}
+	for _, tt := range tests {
+		if got := (demangler{params: true}).demangle(tt.in); got != tt.want {
+			t.Errorf("demangle(%q)\n\thave %q\n\twant %q", tt.in, got, tt.want)
+		}
+	}
+}
