@@ -27,6 +27,14 @@ func (d demangler) demangle(name string) (out string) {
 		return name
 	}
 	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") {
+		if d.params {
+			// __cxa_demangle also demangles types (DMGL_TYPES): a
+			// symbol whose whole name is a type's mangling, such as a
+			// C function called "f", prints as the type.
+			if t, ok := builtinTypes[name]; ok {
+				return t
+			}
+		}
 		return name
 	}
 	// libiberty and perf 7's rust_demangle_demangle both try Rust's
@@ -75,6 +83,19 @@ func (d demangler) demangle(name string) (out string) {
 		a = c
 	}
 	return demangle.ASTToString(a, opts...)
+}
+
+// builtinTypes are the one- and two-letter type manglings a whole symbol
+// name can be (libiberty's cplus_demangle_builtin_types and standard
+// substitutions, printed as without DMGL_VERBOSE).
+var builtinTypes = map[string]string{
+	"v": "void", "w": "wchar_t", "b": "bool", "c": "char", "a": "signed char",
+	"h": "unsigned char", "s": "short", "t": "unsigned short", "i": "int",
+	"j": "unsigned int", "l": "long", "m": "unsigned long", "x": "long long",
+	"y": "unsigned long long", "n": "__int128", "o": "unsigned __int128",
+	"f": "float", "d": "double", "e": "long double", "g": "__float128", "z": "...",
+	"Dn": "decltype(nullptr)", "Sa": "std::allocator", "Sb": "std::basic_string",
+	"Ss": "std::string", "Si": "std::istream", "So": "std::ostream", "Sd": "std::iostream",
 }
 
 // closeAfterEmptyPack prints a template with an empty argument pack among

@@ -37,6 +37,9 @@ func TestDemanglePerf7Table(t *testing.T) {
 		{"_ZN3fix6shapes5total17hea117ee6c4c883acE", "fix::shapes::total", "fix::shapes::total"},
 		{"_RNvNtCs1234_3fix6shapes5total", "fix::shapes::total", "fix::shapes::total"},
 		{"_RINvNtC3std3mem8align_ofjEC3foo", "std::mem::align_of::<usize>", "std::mem::align_of::<usize>"},
+		// __cxa_demangle demangles types too: a symbol named like one.
+		{"f", "float", "f"},
+		{"Ss", "std::string", "Ss"},
 		// Not mangled, or not validly: kept.
 		{"main", "main", "main"},
 		{"runtime.(*mheap).alloc", "runtime.(*mheap).alloc", "runtime.(*mheap).alloc"},
