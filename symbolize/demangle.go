@@ -23,11 +23,11 @@ type demangler struct {
 }
 
 func (d demangler) demangle(name string) (out string) {
-	if d.off || len(name) < 3 {
+	if d.off {
 		return name
 	}
-	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") {
-		if d.params {
+	if len(name) < 3 || (!strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R")) {
+		if d.params && len(name) <= 2 {
 			// __cxa_demangle also demangles types (DMGL_TYPES): a
 			// symbol whose whole name is a type's mangling, such as a
 			// C function called "f", prints as the type.
