@@ -601,6 +601,10 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 		}
 	}
 	s.unwindUser(ds, ev, maxStack)
+	if n := len(ev.Frames); s.opts.Compat.UnwindEndsAtZero && ev.Unwound > 0 && ev.Frames[n-1].Addr == ^uint64(0) {
+		// The walk read a return address of 0 (the ip below it minus 1).
+		ev.Frames, ev.Unwound = ev.Frames[:n-1], ev.Unwound-1
+	}
 }
 
 // resolveAddrSlow fills f for address addr seen in cpumode mode by a

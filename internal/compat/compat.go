@@ -47,6 +47,11 @@ type Dialect struct {
 	// is not found, so its frames are "[unknown] ([vdso])". Without it,
 	// as perf 6.1: SYMFS/[vdso] is read.
 	VDSOOwnCopyOnly bool
+	// UnwindEndsAtZero ends a DWARF-unwound user chain at a return
+	// address of 0 without a row for it. perf 6.1 (libunwind) prints that
+	// address minus one as "ffffffffffffffff [unknown] ([unknown])"; perf
+	// 7.3.4 does not (the dwarf corpus case).
+	UnwindEndsAtZero bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -54,7 +59,7 @@ type Dialect struct {
 var Perf73 = Dialect{
 	Version: "7.3", Perf: "perf 7.3.4",
 	DemangleParams: true, PLTSlotNames: true, InlineAllChains: true,
-	VDSOOwnCopyOnly: true,
+	VDSOOwnCopyOnly: true, UnwindEndsAtZero: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
