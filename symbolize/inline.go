@@ -8,7 +8,8 @@ import (
 	"github.com/perfstitch/perfstitch/internal/elfsafe"
 )
 
-// Inlined frames of DWARF-unwound callchains. perf 6.1 runs
+// Inlined frames of DWARF-unwound callchains (perf 7: of every
+// callchain, compat.Dialect.InlineAllChains). perf 6.1 runs
 // `addr2line -i -f` (binutils) on the DSO's symbol file for every unwound
 // user frame that has a symbol and replaces the frame by one entry per
 // function addr2line names, innermost first; a name equal to the frame's
@@ -54,7 +55,9 @@ type elfFunc struct {
 }
 
 // SetNoInline leaves out (true) or adds (false, the default, as perf) the
-// inlined-function frames of DWARF-unwound callchains (perf --no-inline).
+// inlined-function frames of DWARF-unwound callchains, and with a dialect
+// whose InlineAllChains is set those of every callchain (perf
+// --no-inline).
 // Call it before the first [Symbolizer.Resolve].
 func (s *Symbolizer) SetNoInline(v bool) { s.unw.noInline = v }
 
