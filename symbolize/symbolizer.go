@@ -562,6 +562,7 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 		maxStack = DefaultMaxStack
 	}
 	entries := 0
+	inlineAll := s.opts.Compat.InlineAllChains && !s.unw.noInline
 	for i := 0; i < len(chain); i++ {
 		ip := chain[i]
 		if ip < decode.ContextMax {
@@ -596,7 +597,7 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 		}
 		ev.Frames = append(ev.Frames, Frame{})
 		d := s.resolveAddr(&ev.Frames[len(ev.Frames)-1], ip, mode, ds.PID, period)
-		if s.opts.Compat.InlineAllChains {
+		if inlineAll && d != nil && (!d.inlRead || d.inl != nil) {
 			ev.Frames = s.expandInlines(ev.Frames, d)
 		}
 	}
