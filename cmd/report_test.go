@@ -109,7 +109,7 @@ func TestReportCorpus(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			args := append([]string{"report", "--format", "perf", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms}, strings.Fields(g.flags)...)
+			args := append([]string{"report", "--compat", "6.1", "--format", "perf", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms}, strings.Fields(g.flags)...)
 			have := runCmd(t, args...)
 			total++
 			if have == string(want) {
@@ -248,7 +248,7 @@ func TestReportCorpusRows(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	have := runCmd(t, "report", "--format", "perf", "--no-children", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
+	have := runCmd(t, "report", "--compat", "6.1", "--format", "perf", "--no-children", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
 	hr, wr := reportRows(have), reportRows(string(want))
 	if len(wr) == 0 {
 		t.Fatal("no rows in the golden")

@@ -7,23 +7,38 @@ import (
 	"github.com/ianlancetaylor/demangle"
 )
 
-// demangler turns mangled C++ and Rust symbol names into what perf 6.1
-// prints: libiberty's cplus_demangle without DMGL_PARAMS, i.e. template
-// arguments kept, the function's own parameter list and qualifiers
-// dropped, Rust legacy hashes and v0 disambiguators hidden. Names that are
-// not mangled (C, Go) are returned unchanged.
+// demangler turns mangled C++ and Rust symbol names into what perf
+// prints. perf 6.1: libiberty's cplus_demangle without DMGL_PARAMS, i.e.
+// template arguments kept, the function's own parameter list and
+// qualifiers dropped, Rust legacy hashes and v0 disambiguators hidden.
+// perf 6.19+ (params): Rust first (its rustc-demangle port in alternate
+// form, hashes and disambiguators hidden alike), then libstdc++'s
+// __cxa_demangle, which prints the whole signature: return type of a
+// template instance, parameter list, cv- and ref-qualifiers, and clone
+// suffixes as " [clone .constprop.0]". Names that are not mangled (C, Go)
+// are returned unchanged.
 type demangler struct {
-	off bool // --no-demangle
+	off    bool // --no-demangle
+	params bool // the whole signature (compat.Dialect.DemangleParams)
 }
 
 func (d demangler) demangle(name string) (out string) {
-	if d.off || len(name) < 3 {
+	if d.off {
 		return name
 	}
-	if !strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R") {
+	if len(name) < 3 || (!strings.HasPrefix(name, "_Z") && !strings.HasPrefix(name, "_R")) {
+		if d.params && len(name) <= 2 {
+			// __cxa_demangle also demangles types (DMGL_TYPES): a
+			// symbol whose whole name is a type's mangling, such as a
+			// C function called "f", prints as the type.
+			if t, ok := builtinTypes[name]; ok {
+				return t
+			}
+		}
 		return name
 	}
-	// libiberty tries Rust's legacy scheme before C++ (they overlap).
+	// libiberty and perf 7's rust_demangle_demangle both try Rust's
+	// legacy scheme before C++ (they overlap).
 	if r, ok := rustLegacy(name); ok {
 		return r
 	}
@@ -34,6 +49,11 @@ func (d demangler) demangle(name string) (out string) {
 		}
 	}()
 	opts := []demangle.Option{demangle.NoParams, demangle.NoClones, demangle.NoRust}
+	if d.params {
+		// GNU style with parameters and clone suffixes, Rust v0 as
+		// rustc-demangle's alternate form: the library's defaults.
+		opts = nil
+	}
 	if !strings.Contains(name, "adL_Z") && !strings.Contains(name, "JE") {
 		r, err := demangle.ToString(name, opts...)
 		if err != nil {
@@ -42,8 +62,8 @@ func (d demangler) demangle(name string) (out string) {
 		return r
 	}
 	// The address of a function as a template argument ("&f"): libiberty
-	// prints only the name of a qualified function (&A::f) but the whole
-	// type of any other, such as a template's instance
+	// (cplus_demangle and __cxa_demangle alike) prints only the name of a
+	// qualified function (&A::f) but the whole type of any other, such as a template's instance
 	// (JSMethod<&(int node::StreamBase::WriteString<...>(v8::... const&))>);
 	// the library prints the name alone, in parentheses, for both.
 	a, err := demangle.ToAST(name, opts...)
@@ -63,6 +83,19 @@ func (d demangler) demangle(name string) (out string) {
 		a = c
 	}
 	return demangle.ASTToString(a, opts...)
+}
+
+// builtinTypes are the one- and two-letter type manglings a whole symbol
+// name can be (libiberty's cplus_demangle_builtin_types and standard
+// substitutions, printed as without DMGL_VERBOSE).
+var builtinTypes = map[string]string{
+	"v": "void", "w": "wchar_t", "b": "bool", "c": "char", "a": "signed char",
+	"h": "unsigned char", "s": "short", "t": "unsigned short", "i": "int",
+	"j": "unsigned int", "l": "long", "m": "unsigned long", "x": "long long",
+	"y": "unsigned long long", "n": "__int128", "o": "unsigned __int128",
+	"f": "float", "d": "double", "e": "long double", "g": "__float128", "z": "...",
+	"Dn": "decltype(nullptr)", "Sa": "std::allocator", "Sb": "std::basic_string",
+	"Ss": "std::string", "Si": "std::istream", "So": "std::ostream", "Sd": "std::iostream",
 }
 
 // closeAfterEmptyPack prints a template with an empty argument pack among

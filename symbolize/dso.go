@@ -45,6 +45,12 @@ type dso struct {
 	// recording names none (fileIDRead: it was looked for).
 	fileIDHex  string
 	fileIDRead bool
+	// inl is the DWARF for inline lookups (inlRead: it was looked for;
+	// nil: none), so that a frame of a DSO without any costs no lookup.
+	inl     *inlineInfo
+	inlRead bool
+	// noDWARF: the symbol file has no .debug_info (set by the loader).
+	noDWARF bool
 	// cache maps a map_ip address to its symbol index (-1: none).
 	cache map[uint64]int32
 
@@ -236,9 +242,12 @@ func (s *Symbolizer) candidates(d *dso, open func(string) *elfsafe.File) []strin
 	if len(idHex) > 2 {
 		out = append(out, symfs(path.Join("/usr/lib/debug/.build-id", idHex[:2], idHex[2:]+".debug")))
 	}
-	if d.kind == dsoVDSO && d.buildIDHex == "" && s.opts.Symfs == "" {
+	switch {
+	case d.kind == dsoVDSO && d.buildIDHex == "" && s.opts.Symfs == "":
 		out = append(out, ownVDSOPath)
-	} else {
+	case d.kind == dsoVDSO && d.buildIDHex == "" && s.opts.Compat.VDSOOwnCopyOnly:
+		// perf 7 reads its own vDSO copy, below the symfs: nothing.
+	default:
 		out = append(out, symfs(name))
 	}
 	if absolute {
@@ -359,7 +368,7 @@ func (s *Symbolizer) loadUser(d *dso) {
 	if symsPath == "" {
 		symsPath = syms.Name()
 	}
-	tab, err := loadELFSymbols(syms, runt, s.dem)
+	tab, err := loadELFSymbols(syms, runt, s.dem, s.opts.Compat.PLTSlotNames)
 	if err != nil || len(tab.syms) == 0 {
 		d.reason = NoSymbols
 		return
@@ -367,6 +376,8 @@ func (s *Symbolizer) loadUser(d *dso) {
 	d.tab = tab
 	d.path = symsPath
 	d.reason = Resolved
+	sec := syms.Section(".debug_info")
+	d.noDWARF = sec == nil || sec.Type == elf.SHT_NOBITS
 }
 
 // loadPerfMap reads a perf-PID.map JIT symbol file ("START SIZE NAME" per

@@ -18,7 +18,10 @@ import (
 // "name@plt" (dso__synthesize_plt_symbols). syms and runt may be the same
 // file; runt supplies the section headers for a separate debug file whose
 // sections are NOBITS.
-func loadELFSymbols(syms, runt *elfsafe.File, dem demangler) (symtab, error) {
+//
+// With modernPLT (compat.Dialect.PLTSlotNames) the PLT symbols are those of
+// perf 6.2+ instead ([modernPLTSymbols]).
+func loadELFSymbols(syms, runt *elfsafe.File, dem demangler, modernPLT bool) (symtab, error) {
 	// perf 6.1 (dso__load_sym) reads .symtab, fixes ends and aliases,
 	// then reads .dynsym into the same table and fixes it up again.
 	var tab symtab
@@ -38,7 +41,12 @@ func loadELFSymbols(syms, runt *elfsafe.File, dem demangler) (symtab, error) {
 	if len(tab.syms) == 0 {
 		return tab, nil
 	}
-	plt := pltSymbols(runt, dem)
+	var plt []symbol
+	if modernPLT {
+		plt = modernPLTSymbols(runt, &tab, dem)
+	} else {
+		plt = pltSymbols(runt, dem)
+	}
 	tab.add(plt)
 	tab.shape(func() []loadStep { return append(steps, loadStep{insert: plt}) })
 	return tab, nil
@@ -101,6 +109,7 @@ func readELFSymbols(syms, runt *elfsafe.File, dem demangler, dynamic bool) ([]sy
 			end:   addr + s.Size,
 			name:  dem.demangle(s.Name),
 			bind:  elf.ST_BIND(s.Info),
+			ifunc: typ == elf.STT_GNU_IFUNC,
 		})
 	}
 	return out, nil

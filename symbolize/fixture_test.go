@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/stitch"
 )
 
@@ -49,7 +50,7 @@ func fixtureSymbolizer(t testing.TB) *Symbolizer {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := New(Options{Symfs: filepath.Join(td, "symfs"), Kallsyms: filepath.Join(td, "kallsyms")})
+	s, err := New(Options{Symfs: filepath.Join(td, "symfs"), Kallsyms: filepath.Join(td, "kallsyms"), Compat: compat.Perf61})
 	if err != nil {
 		t.Fatal(err)
 	}

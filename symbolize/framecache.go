@@ -40,11 +40,12 @@ func (c *frameCache) slot(addr uint64, mode decode.CPUMode, pid int32) *frameEnt
 }
 
 // resolveAddr fills f for address addr seen in cpumode mode by a thread
-// of process pid, from the frame cache when it can.
-func (s *Symbolizer) resolveAddr(f *Frame, addr uint64, mode decode.CPUMode, pid int32, period uint64) {
+// of process pid, from the frame cache when it can, and returns the DSO
+// the frame lies in (the [unknown] pseudo-DSO when none).
+func (s *Symbolizer) resolveAddr(f *Frame, addr uint64, mode decode.CPUMode, pid int32, period uint64) *dso {
 	if mode != decode.CPUModeKernel && mode != decode.CPUModeUser {
-		s.resolveAddrSlow(f, addr, mode, pid, period)
-		return
+		d, _ := s.resolveAddrSlow(f, addr, mode, pid, period)
+		return d
 	}
 	if mode == decode.CPUModeKernel {
 		pid = 0 // one kernel address space
@@ -53,10 +54,11 @@ func (s *Symbolizer) resolveAddr(f *Frame, addr uint64, mode decode.CPUMode, pid
 	if e.gen == s.fc.gen && e.addr == addr && e.pid == pid && e.mode == mode {
 		*f = e.f
 		s.count(e.d, e.ok, period)
-		return
+		return e.d
 	}
 	d, ok := s.resolveAddrSlow(f, addr, mode, pid, period)
 	// The slow path may have loaded kallsyms or a snapshot, which
 	// invalidates; the entry is filled after, so it stays valid.
 	*e = frameEntry{gen: s.fc.gen, addr: addr, pid: pid, mode: mode, ok: ok, d: d, f: *f}
+	return d
 }

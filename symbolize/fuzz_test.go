@@ -41,7 +41,7 @@ func readELF(b []byte) elfRead {
 		return elfRead{err: err}
 	}
 	var r elfRead
-	tab, err := loadELFSymbols(ef, ef, demangler{})
+	tab, err := loadELFSymbols(ef, ef, demangler{}, false)
 	if err == nil {
 		for i := range tab.syms {
 			tab.find(tab.syms[i].start)

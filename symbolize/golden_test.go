@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/stitch"
 )
@@ -101,7 +102,7 @@ func resolveGolden(t testing.TB, c goldenSpec, drop func(decode.Record) bool) ca
 		t.Fatalf("%s: %v", c.Name, err)
 	}
 	defer f.Close()
-	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, MapsDir: c.Maps, Meta: &f.Meta})
+	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, MapsDir: c.Maps, Meta: &f.Meta, Compat: compat.Perf61})
 	if err != nil {
 		t.Fatal(err)
 	}

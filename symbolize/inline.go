@@ -8,7 +8,8 @@ import (
 	"github.com/perfstitch/perfstitch/internal/elfsafe"
 )
 
-// Inlined frames of DWARF-unwound callchains. perf 6.1 runs
+// Inlined frames of DWARF-unwound callchains (perf 7: of every
+// callchain, compat.Dialect.InlineAllChains). perf 6.1 runs
 // `addr2line -i -f` (binutils) on the DSO's symbol file for every unwound
 // user frame that has a symbol and replaces the frame by one entry per
 // function addr2line names, innermost first; a name equal to the frame's
@@ -26,6 +27,21 @@ type inlineInfo struct {
 	d     *dwarf.Data
 	syms  []elfFunc // the file's .symtab, in file order
 	cache map[uint64][]string
+	units map[dwarf.Offset][]dwarfFunc // functions by compilation unit
+	loads []elf.ProgHeader             // PT_LOAD segments with file contents
+}
+
+// vaddr converts a file offset (a frame's MapAddr) to the virtual address
+// the DWARF uses (perf's map__rip_2objdump), through the PT_LOAD segment
+// holding it; offsets outside every segment are taken as they are.
+func (in *inlineInfo) vaddr(off uint64) uint64 {
+	for i := range in.loads {
+		p := &in.loads[i]
+		if off >= p.Off && off-p.Off < p.Filesz {
+			return off - p.Off + p.Vaddr
+		}
+	}
+	return off
 }
 
 // elfFunc is a symbol of the file's .symtab as binutils' elf_find_function
@@ -40,17 +56,22 @@ type elfFunc struct {
 
 // inlineFor returns the inline information of d (nil: none).
 func (s *Symbolizer) inlineFor(d *dso) *inlineInfo {
+	if d.inlRead {
+		return d.inl
+	}
 	if in, ok := s.unw.inl[d]; ok {
+		d.inl, d.inlRead = in, true
 		return in
 	}
 	if s.unw.inl == nil {
 		s.unw.inl = map[*dso]*inlineInfo{}
 	}
 	var in *inlineInfo
-	if d.path != "" && d.reason == Resolved {
+	if d.path != "" && d.reason == Resolved && !d.noDWARF {
 		in = loadInline(d.path)
 	}
 	s.unw.inl[d] = in
+	d.inl, d.inlRead = in, true
 	return in
 }
 
@@ -68,6 +89,11 @@ func loadInline(p string) *inlineInfo {
 		return nil
 	}
 	in := &inlineInfo{d: d, cache: map[uint64][]string{}}
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD && p.Filesz > 0 {
+			in.loads = append(in.loads, p.ProgHeader)
+		}
+	}
 	if syms, err := f.Symbols(); err == nil {
 		for _, sy := range syms {
 			typ := elf.ST_TYPE(sy.Info)
@@ -113,56 +139,73 @@ func (in *inlineInfo) names(pc uint64) (out []string) {
 	}
 	// The functions containing pc, each with the length of its range
 	// that holds pc, its DIE depth and its enclosing containing function.
+	// Only the subtrees of the unit's outermost functions that hold pc
+	// are read (cuFuncs), each as binutils reads a unit: a function not
+	// holding pc is skipped with its children.
 	type fn struct {
 		e             *dwarf.Entry
 		size          uint64
 		depth, parent int
 	}
 	var fns []fn
-	var open []int // containing functions whose children are being read
-	depth := 0
-	for steps := 0; steps < 1<<22; steps++ {
-		e, err := r.Next()
-		if err != nil || e == nil {
-			break
-		}
-		if e.Tag == 0 {
-			depth--
-			if depth < 0 {
-				break
-			}
+	for _, top := range in.cuFuncs(cu.Offset, r) {
+		if _, ok := top.holds(pc); !ok {
 			continue
 		}
-		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
-			rs, _ := in.d.Ranges(e)
-			size, hit := uint64(0), false
-			for _, rg := range rs {
-				if pc >= rg[0] && pc < rg[1] && !hit {
-					size, hit = rg[1]-rg[0], true
-				}
+		r.Seek(top.e.Offset)
+		var open []int // containing functions whose children are being read
+		depth := 0
+		for steps := 0; steps < 1<<22; steps++ {
+			e, err := r.Next()
+			if err != nil || e == nil {
+				break
 			}
-			if !hit {
-				if e.Children {
-					r.SkipChildren()
+			if e.Tag == 0 {
+				depth--
+				if depth <= 0 {
+					break
 				}
 				continue
 			}
-			for len(open) > 0 && fns[open[len(open)-1]].depth >= depth {
-				open = open[:len(open)-1]
+			if steps > 0 && depth == 0 {
+				break
 			}
-			parent := -1
-			if len(open) > 0 {
-				parent = open[len(open)-1]
-			}
-			if len(fns) < maxInlineNest {
-				fns = append(fns, fn{e: e, size: size, depth: depth, parent: parent})
-				if e.Children {
-					open = append(open, len(fns)-1)
+			if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
+				rs, _ := in.d.Ranges(e)
+				size, hit := uint64(0), false
+				for _, rg := range rs {
+					if pc >= rg[0] && pc < rg[1] && !hit {
+						size, hit = rg[1]-rg[0], true
+					}
+				}
+				if !hit {
+					if e.Children {
+						r.SkipChildren()
+					}
+					if depth == 0 {
+						break
+					}
+					continue
+				}
+				for len(open) > 0 && fns[open[len(open)-1]].depth >= depth {
+					open = open[:len(open)-1]
+				}
+				parent := -1
+				if len(open) > 0 {
+					parent = open[len(open)-1]
+				}
+				if len(fns) < maxInlineNest {
+					fns = append(fns, fn{e: e, size: size, depth: depth, parent: parent})
+					if e.Children {
+						open = append(open, len(fns)-1)
+					}
 				}
 			}
-		}
-		if e.Children {
-			depth++
+			if e.Children {
+				depth++
+			} else if depth == 0 {
+				break
+			}
 		}
 	}
 	if len(fns) == 0 {
@@ -181,13 +224,88 @@ func (in *inlineInfo) names(pc uint64) (out []string) {
 		}
 	}
 	for i, n := best, 0; i >= 0 && n < maxInlineNest; i, n = fns[i].parent, n+1 {
-		name, _ := in.name(fns[i].e)
+		name, linkage := in.name(fns[i].e)
+		if i == best && !linkage && !unmangledLanguage(cu) {
+			name = in.symbolNameAt(fns[i].e, pc, name)
+		}
 		if name == "" {
 			name = "??"
 		}
 		out = append(out, name)
 	}
 	return out
+}
+
+// unmangledLanguage reports whether binutils takes a DW_AT_name of the
+// unit's language as a linkage name (dwarf2.c mangle_style 0: C, Fortran,
+// Cobol, Pascal, Objective C, assembler, ...), so that no ELF name
+// replaces it.
+func unmangledLanguage(cu *dwarf.Entry) bool {
+	lang, _ := cu.Val(dwarf.AttrLanguage).(int64)
+	switch lang {
+	case 0x1, 0x2, 0x5, 0x6, 0x7, 0x8, 0x9, 0xc, 0xe, 0xf, 0x10, 0x12, 0x1d, 0x22, 0x23, 0x8001:
+		return true
+	}
+	return false
+}
+
+// dwarfFunc is a subprogram or inlined-subroutine DIE of a compilation
+// unit with its address ranges.
+type dwarfFunc struct {
+	e      *dwarf.Entry
+	ranges [][2]uint64
+}
+
+// holds reports whether f's ranges hold pc, and the length of the first
+// range that does.
+func (f *dwarfFunc) holds(pc uint64) (uint64, bool) {
+	for _, rg := range f.ranges {
+		if pc >= rg[0] && pc < rg[1] {
+			return rg[1] - rg[0], true
+		}
+	}
+	return 0, false
+}
+
+// cuFuncs returns the outermost functions (subprogram or inlined
+// subroutine DIEs inside no other function) of the compilation unit at
+// off with their ranges, read once with r (positioned after the unit's
+// DIE) and kept, so that a lookup reads only the subtrees holding its pc.
+func (in *inlineInfo) cuFuncs(off dwarf.Offset, r *dwarf.Reader) []dwarfFunc {
+	if fns, ok := in.units[off]; ok {
+		return fns
+	}
+	if in.units == nil {
+		in.units = map[dwarf.Offset][]dwarfFunc{}
+	}
+	var fns []dwarfFunc
+	depth := 0
+	for steps := 0; steps < 1<<22; steps++ {
+		e, err := r.Next()
+		if err != nil || e == nil {
+			break
+		}
+		if e.Tag == 0 {
+			depth--
+			if depth < 0 {
+				break
+			}
+			continue
+		}
+		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
+			rs, _ := in.d.Ranges(e)
+			fns = append(fns, dwarfFunc{e: e, ranges: rs})
+			if e.Children {
+				r.SkipChildren()
+			}
+			continue
+		}
+		if e.Children {
+			depth++
+		}
+	}
+	in.units[off] = fns
+	return fns
 }
 
 // name returns the DIE's linkage name (linkage true) or name, following
@@ -263,6 +381,25 @@ func betterFit(cur, sy *elfFunc, pc uint64) bool {
 	return sy.size < cur.size
 }
 
+// expandInlines replaces the last frame of frames, a callchain entry of
+// DSO d, by its inlined-function frames and itself, as perf 6.19+'s
+// add_callchain_ip does for every callchain (append_inlines); frames is
+// returned unchanged when there are none.
+func (s *Symbolizer) expandInlines(frames []Frame, d *dso) []Frame {
+	n := len(frames) - 1
+	f := &frames[n]
+	if d == nil || (d.inlRead && d.inl == nil) || s.opts.NoInline || f.Reason != Resolved || f.Symbol == "" || d.path == "" {
+		return frames
+	}
+	in := s.inlineFor(d)
+	if in == nil || len(in.names(in.vaddr(f.MapAddr))) == 0 {
+		return frames
+	}
+	fr := *f
+	out, _ := s.appendInlines(frames[:n], &fr, d)
+	return out
+}
+
 // appendInlines appends the frames perf's append_inlines makes of f (a
 // resolved user frame of an unwound callchain) to frames; ok is false when
 // there are none and f is to be appended as it is.
@@ -274,7 +411,7 @@ func (s *Symbolizer) appendInlines(frames []Frame, f *Frame, d *dso) ([]Frame, b
 	if in == nil {
 		return frames, false
 	}
-	names := in.names(f.MapAddr)
+	names := in.names(in.vaddr(f.MapAddr))
 	if len(names) == 0 {
 		return frames, false
 	}
@@ -289,4 +426,29 @@ func (s *Symbolizer) appendInlines(frames []Frame, f *Frame, d *dso) ([]Frame, b
 		frames = append(frames, g)
 	}
 	return frames, true
+}
+
+// symbolNameAt is binutils' choice for the innermost function of pc when
+// its DWARF gives no linkage name (_bfd_dwarf2_find_nearest_line): the
+// name of the .symtab function covering pc when that symbol starts where
+// the DWARF function's first range does (Go's assembly functions:
+// "runtime.goexit.abi0" for DWARF's "runtime.goexit"), else the DWARF
+// name. Among aliases binutils' pick depends on its lookup cache; when one
+// of the aliases there carries the DWARF name, the name is kept (libc's
+// __hypot and __ieee754_hypot), which is what the perf goldens show.
+func (in *inlineInfo) symbolNameAt(e *dwarf.Entry, pc uint64, name string) string {
+	rs, err := in.d.Ranges(e)
+	if err != nil || len(rs) == 0 {
+		return name
+	}
+	v, n := in.elfFunctionAt(pc)
+	if n == "" || v != rs[0][0] || n == name {
+		return name
+	}
+	for i := range in.syms {
+		if in.syms[i].value == v && in.syms[i].name == name {
+			return name
+		}
+	}
+	return n
 }

@@ -103,6 +103,7 @@ func (s *Symbolizer) takeUser(d *dso) bool {
 	}
 	<-u.done
 	d.tab, d.path, d.reason, d.mismatches = u.d.tab, u.d.path, u.d.reason, u.d.mismatches
+	d.noDWARF = u.d.noDWARF
 	return true
 }
 

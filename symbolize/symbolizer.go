@@ -31,20 +31,21 @@ type Options struct {
 	BuildIDDir string
 	// NoDemangle prints C++/Rust names as mangled (perf --no-demangle).
 	NoDemangle bool
+	// Compat is the perf release whose symbolization is reproduced; the
+	// zero value means compat.Default.
+	Compat compat.Dialect
 	// MaxStack limits the callchain addresses resolved per sample (perf
 	// --max-stack): the kernel part of a callchain and the addresses
 	// unwound from a user stack copy are limited to it separately. 0
 	// means [DefaultMaxStack], negative means no limit.
 	MaxStack int
-	// NoInline leaves out the inlined-function frames of DWARF-unwound
-	// callchains (perf --no-inline); by default they are added, as perf
-	// does.
+	// NoInline leaves out the "(inlined)" frames (perf --no-inline): of
+	// DWARF-unwound callchains, and with a dialect whose InlineAllChains
+	// is set of every callchain; by default they are added, as perf does.
 	NoInline bool
 	// Meta is the recording's feature data: its build-id table and
 	// OSRelease. May be nil.
 	Meta *decode.Meta
-	// Compat is the perf release whose symbolization is reproduced.
-	Compat compat.Dialect // zero means compat.Default
 }
 
 // DefaultMaxStack is perf's default --max-stack (PERF_MAX_STACK_DEPTH):
@@ -107,9 +108,12 @@ type thread struct {
 // New returns a Symbolizer. It reads nothing until needed: binaries are
 // opened the first time one of their addresses is resolved.
 func New(opts Options) (*Symbolizer, error) {
+	if opts.Compat.Version == "" {
+		opts.Compat = compat.Default
+	}
 	s := &Symbolizer{
 		opts:      opts,
-		dem:       demangler{off: opts.NoDemangle},
+		dem:       demangler{off: opts.NoDemangle, params: opts.Compat.DemangleParams},
 		dsos:      map[string]*dso{},
 		buildIDs:  map[string][]byte{},
 		threads:   map[int32]*thread{},
@@ -566,6 +570,10 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 		return
 	}
 	s.unwindUser(ds, ev, s.opts.MaxStack)
+	if n := len(ev.Frames); s.opts.Compat.UnwindEndsAtZero && ev.Unwound > 0 && ev.Frames[n-1].Addr == ^uint64(0) {
+		// The walk read a return address of 0 (the ip below it minus 1).
+		ev.Frames, ev.Unwound = ev.Frames[:n-1], ev.Unwound-1
+	}
 }
 
 // appendChain appends to frames the frames of a recorded callchain
@@ -578,6 +586,7 @@ func (s *Symbolizer) appendChain(frames []Frame, chain []uint64, pid int32, peri
 	mode := decode.CPUModeUser
 	maxStack := s.opts.MaxStack
 	entries := 0
+	inlineAll := s.opts.Compat.InlineAllChains && !s.opts.NoInline
 	for i := 0; i < len(chain); i++ {
 		ip := chain[i]
 		if ip < decode.ContextMax {
@@ -610,7 +619,10 @@ func (s *Symbolizer) appendChain(frames []Frame, chain []uint64, pid int32, peri
 			continue
 		}
 		frames = append(frames, Frame{})
-		s.resolveAddr(&frames[len(frames)-1], ip, mode, pid, period)
+		d := s.resolveAddr(&frames[len(frames)-1], ip, mode, pid, period)
+		if inlineAll && d != nil && (!d.inlRead || d.inl != nil) {
+			frames = s.expandInlines(frames, d)
+		}
 	}
 	return frames, true
 }

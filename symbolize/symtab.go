@@ -15,6 +15,9 @@ type symbol struct {
 	start, end uint64 // [start, end); end == start for a zero-size symbol
 	name       string
 	bind       elf.SymBind
+	// ifunc: an STT_GNU_IFUNC symbol, or the one kept of a group of
+	// aliases holding one (perf's ifunc_alias); for PLT slot names.
+	ifunc bool
 }
 
 // symtab is a DSO's symbols sorted by start, after perf's fixups.
@@ -57,9 +60,11 @@ func (t *symtab) fixup(kallsyms bool) {
 	for i := 0; i < len(s); i++ {
 		cur := s[i]
 		for i+1 < len(s) && s[i+1].start == cur.start {
+			ifunc := cur.ifunc || s[i+1].ifunc
 			if !chooseBest(&cur, &s[i+1]) {
 				cur = s[i+1]
 			}
+			cur.ifunc = ifunc
 			i++
 		}
 		out = append(out, cur)

@@ -33,7 +33,7 @@ func BenchmarkLoadELFNode(b *testing.B) {
 	f := openNode(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := loadELFSymbols(f, f, demangler{}); err != nil {
+		if _, err := loadELFSymbols(f, f, demangler{}, false); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -23,54 +23,54 @@ func TestSymtabFixup(t *testing.T) {
 	}{
 		{
 			name: "zero size extends to next",
-			in:   []symbol{{0x10, 0x10, "a", g}, {0x20, 0x28, "b", g}},
-			want: []symbol{{0x10, 0x20, "a", g}, {0x20, 0x28, "b", g}},
+			in:   []symbol{{0x10, 0x10, "a", g, false}, {0x20, 0x28, "b", g, false}},
+			want: []symbol{{0x10, 0x20, "a", g, false}, {0x20, 0x28, "b", g, false}},
 		},
 		{
 			name: "last zero size ends a page later",
-			in:   []symbol{{0x1010, 0x1010, "a", g}},
-			want: []symbol{{0x1010, 0x3000, "a", g}},
+			in:   []symbol{{0x1010, 0x1010, "a", g, false}},
+			want: []symbol{{0x1010, 0x3000, "a", g, false}},
 		},
 		{
 			name: "sized symbols keep their end",
-			in:   []symbol{{0x10, 0x14, "a", g}, {0x20, 0x28, "b", g}},
-			want: []symbol{{0x10, 0x14, "a", g}, {0x20, 0x28, "b", g}},
+			in:   []symbol{{0x10, 0x14, "a", g, false}, {0x20, 0x28, "b", g, false}},
+			want: []symbol{{0x10, 0x14, "a", g, false}, {0x20, 0x28, "b", g, false}},
 		},
 		{
 			name: "unsorted input",
-			in:   []symbol{{0x20, 0x28, "b", g}, {0x10, 0x18, "a", g}},
-			want: []symbol{{0x10, 0x18, "a", g}, {0x20, 0x28, "b", g}},
+			in:   []symbol{{0x20, 0x28, "b", g, false}, {0x10, 0x18, "a", g, false}},
+			want: []symbol{{0x10, 0x18, "a", g, false}, {0x20, 0x28, "b", g, false}},
 		},
 		{
 			name: "alias: sized beats zero size",
-			in:   []symbol{{0x10, 0x10, "zero", g}, {0x10, 0x18, "sized", l}, {0x20, 0x28, "b", g}},
-			want: []symbol{{0x10, 0x18, "sized", l}, {0x20, 0x28, "b", g}},
+			in:   []symbol{{0x10, 0x10, "zero", g, false}, {0x10, 0x18, "sized", l, false}, {0x20, 0x28, "b", g, false}},
+			want: []symbol{{0x10, 0x18, "sized", l, false}, {0x20, 0x28, "b", g, false}},
 		},
 		{
 			name: "alias: global beats weak beats local",
-			in:   []symbol{{0x10, 0x18, "loc", l}, {0x10, 0x18, "wk", w}, {0x10, 0x18, "glob", g}},
-			want: []symbol{{0x10, 0x18, "glob", g}},
+			in:   []symbol{{0x10, 0x18, "loc", l, false}, {0x10, 0x18, "wk", w, false}, {0x10, 0x18, "glob", g, false}},
+			want: []symbol{{0x10, 0x18, "glob", g, false}},
 		},
 		{
 			name: "alias: non-weak local beats weak",
-			in:   []symbol{{0x10, 0x18, "wk", w}, {0x10, 0x18, "loc", l}},
-			want: []symbol{{0x10, 0x18, "loc", l}},
+			in:   []symbol{{0x10, 0x18, "wk", w, false}, {0x10, 0x18, "loc", l, false}},
+			want: []symbol{{0x10, 0x18, "loc", l, false}},
 		},
 		{
 			name: "alias: fewer underscores",
-			in:   []symbol{{0x10, 0x18, "__x", g}, {0x10, 0x18, "_y", g}},
-			want: []symbol{{0x10, 0x18, "_y", g}},
+			in:   []symbol{{0x10, 0x18, "__x", g, false}, {0x10, 0x18, "_y", g, false}},
+			want: []symbol{{0x10, 0x18, "_y", g, false}},
 		},
 		{
 			name: "alias: longer name, first on ties",
-			in:   []symbol{{0x10, 0x18, "ab", g}, {0x10, 0x18, "abc", g}, {0x10, 0x18, "xyz", g}},
-			want: []symbol{{0x10, 0x18, "abc", g}},
+			in:   []symbol{{0x10, 0x18, "ab", g, false}, {0x10, 0x18, "abc", g, false}, {0x10, 0x18, "xyz", g, false}},
+			want: []symbol{{0x10, 0x18, "abc", g, false}},
 		},
 		{
 			name:     "kallsyms: kernel symbol before a module ends a page later",
 			kallsyms: true,
-			in:       []symbol{{0x1010, 0x1010, "k", g}, {0x9000, 0x9000, "m\t[mod]", l}},
-			want:     []symbol{{0x1010, 0x3000, "k", g}, {0x9000, 0xa000, "m\t[mod]", l}},
+			in:       []symbol{{0x1010, 0x1010, "k", g, false}, {0x9000, 0x9000, "m\t[mod]", l, false}},
+			want:     []symbol{{0x1010, 0x3000, "k", g, false}, {0x9000, 0xa000, "m\t[mod]", l, false}},
 		},
 	}
 	for _, tt := range tests {
@@ -85,7 +85,7 @@ func TestSymtabFixup(t *testing.T) {
 }
 
 func TestSymtabFind(t *testing.T) {
-	tab := symtab{syms: []symbol{{0x10, 0x18, "a", 0}, {0x20, 0x20, "zero", 0}, {0x30, 0x40, "c", 0}}}
+	tab := symtab{syms: []symbol{{0x10, 0x18, "a", 0, false}, {0x20, 0x20, "zero", 0, false}, {0x30, 0x40, "c", 0, false}}}
 	tests := []struct {
 		addr uint64
 		want int

@@ -5,6 +5,7 @@ import (
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/stitch"
 )
@@ -43,7 +44,7 @@ func unwindGolden(t *testing.T, c testfixture.CorpusCase, golden string, noInlin
 		t.Fatal(err)
 	}
 	defer f.Close()
-	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta, NoInline: noInline})
+	sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta, NoInline: noInline, Compat: compat.Perf61})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -100,7 +101,7 @@ func TestUnwindCorrupt(t *testing.T) {
 			t.Fatal(err)
 		}
 		defer f.Close()
-		sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta, MaxStack: 20})
+		sym, err := New(Options{Symfs: c.Symfs, Kallsyms: c.Kallsyms, Meta: &f.Meta, MaxStack: 20, Compat: compat.Perf61})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -28,6 +28,42 @@ type Dialect struct {
 	// sample__fprintf_callchain's "binary offset for userspace addr",
 	// removed in 2023).
 	AbsoluteCallchainAddrs bool
+
+	// Symbolization: how frames are named (package symbolize).
+
+	// DemangleParams demangles C++ names as libstdc++'s __cxa_demangle
+	// does, which perf 6.19+ calls (util/demangle-cxx.cpp
+	// cxx_demangle_sym): return type, parameter list, qualifiers and GCC
+	// clone suffixes ("[clone .constprop.0]") printed. Without it, as
+	// perf 6.1's bfd_demangle without DMGL_PARAMS: the template arguments
+	// only.
+	DemangleParams bool
+	// PLTSlotNames synthesizes PLT symbols as perf 6.2+ does
+	// (util/symbol-elf.c dso__synthesize_plt_symbols): a ".plt" symbol for
+	// the header, .plt.got and .plt.sec entries, x86 relocations taken in
+	// slot order, a slot of an R_X86_64_IRELATIVE relocation named after
+	// the IFUNC its addend points at ("memcpy@plt" inside libc;
+	// get_ifunc_name) and any other nameless slot "offset_0x…@plt".
+	// Without it, as perf 6.1: one "name@plt" per relocation after the
+	// .plt header, "@plt" when nameless.
+	PLTSlotNames bool
+	// InlineAllChains adds the "(inlined)" rows of a DSO's DWARF to every
+	// user frame of every callchain, the sample IP and frame-pointer and
+	// deferred entries included (perf 6.19+ add_callchain_ip calls
+	// append_inlines for any callchain). Without it, only the frames of
+	// DWARF-unwound (--call-graph dwarf) chains get them.
+	InlineAllChains bool
+	// VDSOOwnCopyOnly: a [vdso] the recording names no build id for
+	// (no build-id table: the kernel goldens) is read only from perf's
+	// copy of its own vDSO (machine__findnew_vdso), which under --symfs
+	// is not found, so its frames are "[unknown] ([vdso])". Without it,
+	// as perf 6.1: SYMFS/[vdso] is read.
+	VDSOOwnCopyOnly bool
+	// UnwindEndsAtZero ends a DWARF-unwound user chain at a return
+	// address of 0 without a row for it. perf 6.1 (libunwind) prints that
+	// address minus one as "ffffffffffffffff [unknown] ([unknown])"; perf
+	// 7.3.4 does not (the dwarf corpus case).
+	UnwindEndsAtZero bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -36,6 +72,9 @@ var Perf73 = Dialect{
 	Version: "7.3", Perf: "perf 7.3.4",
 	// perf script text
 	PidWidth: 7, AbsoluteCallchainAddrs: true,
+	// symbolization
+	DemangleParams: true, PLTSlotNames: true, InlineAllChains: true,
+	VDSOOwnCopyOnly: true, UnwindEndsAtZero: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).

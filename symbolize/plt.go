@@ -1,0 +1,279 @@
+package symbolize
+
+import (
+	"bytes"
+	"debug/elf"
+	"encoding/binary"
+	"slices"
+	"strconv"
+
+	"github.com/perfstitch/perfstitch/internal/elfsafe"
+)
+
+// rX86_64IRelative is R_X86_64_IRELATIVE.
+const rX86_64IRelative = 37
+
+// modernPLTSymbols returns the PLT symbols perf 6.2 and later synthesize
+// for f (tools/perf/util/symbol-elf.c dso__synthesize_plt_symbols), in
+// insertion order, given the table tab of the symbols read so far (whose
+// symbol running into .plt is cut at its start, as perf does):
+//   - ".plt" for the .plt header (the whole .plt when there is a .plt.sec),
+//     dropped when .plt holds exactly one entry per relocation (no header);
+//   - on x86, one symbol per .plt.got entry, named after the .rela.dyn
+//     relocation of the GOT slot its jmp reads (get_plt_got_name);
+//   - one "name@plt" per .rela.plt/.rel.plt relocation, laid out in
+//     .plt.sec when there is one, else after the header, the relocations
+//     taken in r_offset order on x86 (sort_rel);
+//   - a nameless slot is named after the IFUNC its R_X86_64_IRELATIVE
+//     addend points at (get_ifunc_name), else "offset_0xOFF@plt".
+func modernPLTSymbols(f *elfsafe.File, tab *symtab, dem demangler) []symbol {
+	plt := f.Section(".plt")
+	if plt == nil {
+		return nil
+	}
+	if i := tab.find(plt.Offset); i >= 0 {
+		if s := &tab.syms[i]; s.start < plt.Offset && s.end > plt.Offset {
+			s.end = plt.Offset
+		}
+	}
+	x86 := f.Machine == elf.EM_386 || f.Machine == elf.EM_X86_64
+	hdr, ent, ok := pltSizes(f, plt)
+	if !ok {
+		return nil
+	}
+	out := []symbol{{start: plt.Offset, end: plt.Offset + hdr, name: ".plt", bind: elf.STB_GLOBAL}}
+	if x86 {
+		out = append(out, pltGotSymbols(f, dem)...)
+	}
+	off, lazy := plt.Offset, true
+	if sec := f.Section(".plt.sec"); x86 && sec != nil {
+		if _, ent, ok = pltSizes(f, sec); !ok {
+			return out
+		}
+		out[0].end = plt.Offset + plt.Size
+		off, lazy = sec.Offset, false
+	}
+	rel := f.Section(".rela.plt")
+	if rel == nil {
+		rel = f.Section(".rel.plt")
+	}
+	if rel == nil || (rel.Type != elf.SHT_RELA && rel.Type != elf.SHT_REL) || rel.Link == 0 ||
+		rel.Entsize == 0 || int(rel.Link) >= len(f.Sections) {
+		return out
+	}
+	var syms []elf.Symbol
+	var err error
+	switch f.Sections[rel.Link].Type {
+	case elf.SHT_DYNSYM:
+		syms, err = f.DynamicSymbols()
+	case elf.SHT_SYMTAB: // a static executable's IFUNC PLT
+		syms, err = f.Symbols()
+	default:
+		return out
+	}
+	if err != nil {
+		return out
+	}
+	data, err := f.Data(rel)
+	if err != nil {
+		return out
+	}
+	rela := rel.Type == elf.SHT_RELA
+	is64 := f.Class == elf.ELFCLASS64
+	type reloc struct {
+		offset, info, addend uint64
+	}
+	n := rel.Size / rel.Entsize
+	rels := make([]reloc, 0, min(n, uint64(len(data))/max(rel.Entsize, 1)))
+	for i := uint64(0); i < n && (i+1)*rel.Entsize <= uint64(len(data)); i++ {
+		b := data[i*rel.Entsize:]
+		var r reloc
+		switch {
+		case is64 && len(b) >= 16:
+			r.offset, r.info = f.ByteOrder.Uint64(b), f.ByteOrder.Uint64(b[8:])
+			if rela && len(b) >= 24 {
+				r.addend = f.ByteOrder.Uint64(b[16:])
+			}
+		case !is64 && len(b) >= 8:
+			r.offset, r.info = uint64(f.ByteOrder.Uint32(b)), uint64(f.ByteOrder.Uint32(b[4:]))
+			if rela && len(b) >= 12 {
+				r.addend = uint64(int64(int32(f.ByteOrder.Uint32(b[8:]))))
+			}
+		default:
+			continue
+		}
+		rels = append(rels, r)
+	}
+	if lazy {
+		if n*ent == plt.Size {
+			out = out[1:]
+		} else {
+			off += hdr
+		}
+	}
+	if x86 {
+		slices.SortFunc(rels, func(a, b reloc) int {
+			switch {
+			case a.offset < b.offset:
+				return -1
+			case a.offset > b.offset:
+				return 1
+			}
+			return 0
+		})
+	}
+	for _, r := range rels {
+		var symIdx, typ uint64
+		if is64 {
+			symIdx, typ = r.info>>32, r.info&0xffffffff
+		} else {
+			symIdx, typ = r.info>>8, r.info&0xff
+		}
+		name := ""
+		if symIdx > 0 && symIdx <= uint64(len(syms)) {
+			name = dem.demangle(syms[symIdx-1].Name)
+		}
+		if name != "" {
+			name += "@plt"
+		} else if n, ok := ifuncName(f, tab, rela && f.Machine == elf.EM_X86_64 && typ == rX86_64IRelative, r.addend); ok {
+			name = n + "@plt"
+		} else {
+			name = "offset_0x" + strconv.FormatUint(off, 16) + "@plt"
+		}
+		out = append(out, symbol{start: off, end: off + ent, name: name, bind: elf.STB_GLOBAL})
+		off += ent
+	}
+	return out
+}
+
+// pltSizes returns the header and entry sizes of a PLT section sec
+// (get_plt_sizes); ok is false without an entry size.
+func pltSizes(f *elfsafe.File, sec *elf.Section) (hdr, ent uint64, ok bool) {
+	switch f.Machine {
+	case elf.EM_ARM:
+		hdr, ent = 20, 12
+	case elf.EM_AARCH64:
+		hdr, ent = 32, 16
+	case elf.EM_SPARC:
+		hdr, ent = 48, 12
+	case elf.EM_SPARCV9:
+		hdr, ent = 128, 32
+	case elf.EM_386, elf.EM_X86_64:
+		ent = sec.Entsize
+		if ent != 8 && ent != 16 {
+			ent = 16
+			if sec.Addralign == 8 {
+				ent = 8
+			}
+		}
+		hdr = ent
+	default:
+		hdr, ent = sec.Entsize, sec.Entsize
+	}
+	return hdr, ent, ent != 0
+}
+
+// ifuncName is get_ifunc_name: the name of the symbol of tab starting at
+// the file offset of addend, an IFUNC resolver, when it is one (ok).
+func ifuncName(f *elfsafe.File, tab *symtab, irelative bool, addend uint64) (string, bool) {
+	if !irelative {
+		return "", false
+	}
+	addr, found := addend, false
+	for _, p := range f.Progs {
+		if p.Type == elf.PT_LOAD && addr >= p.Vaddr && addr < p.Vaddr+p.Memsz {
+			addr -= p.Vaddr - p.Off
+			found = true
+			break
+		}
+	}
+	if !found {
+		return "", false
+	}
+	i := tab.find(addr)
+	if i < 0 || tab.syms[i].start != addr || !tab.syms[i].ifunc {
+		return "", false
+	}
+	return tab.syms[i].name, true
+}
+
+// pltGotSymbols returns one symbol per .plt.got entry of an x86 f
+// (dso__synthesize_plt_got_symbols): on x86-64, an entry whose
+// "jmp *disp(%rip)" reads a GOT slot with a named .rela.dyn relocation is
+// "name@plt" (perf compares the slot's section-offset-based address with
+// r_offset), any other "offset_0xOFF@plt".
+func pltGotSymbols(f *elfsafe.File, dem demangler) []symbol {
+	sec := f.Section(".plt.got")
+	if sec == nil || sec.Entsize == 0 {
+		return nil
+	}
+	code, _ := f.Data(sec)
+	slots := map[uint64]string{}
+	if f.Machine == elf.EM_X86_64 && code != nil {
+		slots = relaDynNames(f, dem)
+	}
+	var out []symbol
+	for i := uint64(0); i < sec.Size; i += sec.Entsize {
+		name := ""
+		if i < uint64(len(code)) {
+			if disp := x86PLTDisp(code[i:]); disp != 0 {
+				name = slots[sec.Offset+i+disp]
+			}
+		}
+		if name != "" {
+			name += "@plt"
+		} else {
+			name = "offset_0x" + strconv.FormatUint(sec.Offset+i, 16) + "@plt"
+		}
+		out = append(out, symbol{start: sec.Offset + i, end: sec.Offset + i + sec.Entsize, name: name, bind: elf.STB_GLOBAL})
+	}
+	return out
+}
+
+// relaDynNames maps the r_offset of each .rela.dyn relocation with a symbol
+// to the symbol's (demangled) name.
+func relaDynNames(f *elfsafe.File, dem demangler) map[uint64]string {
+	out := map[uint64]string{}
+	rd := f.Section(".rela.dyn")
+	if rd == nil || rd.Link == 0 || rd.Entsize < 24 || f.Class != elf.ELFCLASS64 {
+		return out
+	}
+	data, err := f.Data(rd)
+	if err != nil {
+		return out
+	}
+	dyn, err := f.DynamicSymbols()
+	if err != nil {
+		return out
+	}
+	for b := data; uint64(len(b)) >= rd.Entsize; b = b[rd.Entsize:] {
+		symIdx := f.ByteOrder.Uint64(b[8:]) >> 32
+		if symIdx == 0 {
+			continue
+		}
+		off := f.ByteOrder.Uint64(b)
+		if _, dup := out[off]; dup || symIdx > uint64(len(dyn)) {
+			continue
+		}
+		out[off] = dem.demangle(dyn[symIdx-1].Name)
+	}
+	return out
+}
+
+// x86PLTDisp returns the offset, from the start of a PLT entry p, of the
+// GOT slot its "jmp *disp(%rip)" reads (after an optional endbr64 and bnd
+// prefix), or 0 when the entry starts otherwise (get_x86_64_plt_disp).
+func x86PLTDisp(p []byte) uint64 {
+	n := 0
+	if bytes.HasPrefix(p, []byte{0xf3, 0x0f, 0x1e, 0xfa}) {
+		n += 4
+	}
+	if n < len(p) && p[n] == 0xf2 {
+		n++
+	}
+	if n+6 > len(p) || p[n] != 0xff || p[n+1] != 0x25 {
+		return 0
+	}
+	disp := binary.LittleEndian.Uint32(p[n+2:])
+	return uint64(uint32(n + 6 + int(disp)))
+}
