@@ -42,43 +42,11 @@ var perf7KernelRuns = []perf7Run{
 // compared through normaliseSymbols until the symbolizer prints those
 // names. Keyed by "case/golden".
 var perf7Symbols = map[string]bool{
-	"cpp-templates/perf7/script.txt":                           true,
-	"cpp-templates/perf7/script-nocallchain.txt":               true,
-	"cpp-templates/perf7/script-F.txt":                         true,
-	"cpp-templates/perf7/script-events.txt":                    true,
-	"cpp-templates/perf7/deferred-upstream.script-nomerge.txt": true,
-	"dwarf/perf7/script-nocallchain.txt":                       true,
-	"dwarf/perf7/script-events.txt":                            true,
-	"no-callchain/perf7/script.txt":                            true,
-	"no-callchain/perf7/script-nocallchain.txt":                true,
-	"no-callchain/perf7/script-F.txt":                          true,
-	"no-callchain/perf7/script-events.txt":                     true,
-	"two-events/perf7/script.txt":                              true,
-	"two-events/perf7/script-nocallchain.txt":                  true,
-	"two-events/perf7/script-F.txt":                            true,
-	"two-events/perf7/script-events.txt":                       true,
-	"two-events/perf7/deferred-upstream.script-nomerge.txt":    true,
-	"c-threads/script-nomerge.txt":                             true,
-	"c-threads-nodefer/script.txt":                             true,
-	"c-threads-nodefer/script-G.txt":                           true,
-	"c-threads-nodefer/script-nomerge.txt":                     true,
-	"period/script-G.txt":                                      true,
-	"period/script-nomerge.txt":                                true,
-	"two-events/script-nomerge.txt":                            true,
-	"zstd/script-G.txt":                                        true,
-	"zstd/script-nomerge.txt":                                  true,
 }
 
 // perf7Pending lists the goldens perfstitch does not reproduce yet for a
 // reason outside the script text layout, keyed by "case/golden".
 var perf7Pending = map[string]string{
-	"go-goroutines/perf7/script.txt":                           "inline rows in frame-pointer chains (symbolize)",
-	"go-goroutines/perf7/script-F.txt":                         "inline rows in frame-pointer chains (symbolize)",
-	"go-goroutines/perf7/deferred-upstream.script-nomerge.txt": "inline rows in frame-pointer chains (symbolize)",
-	"dwarf/perf7/script.txt":                                   "perf 7.3.4's unwinder ends without libunwind's ffffffffffffffff frame (symbolize)",
-	"dwarf/perf7/script-F.txt":                                 "perf 7.3.4's unwinder ends without libunwind's ffffffffffffffff frame (symbolize)",
-	"dwarf/perf7/deferred-upstream.script-nomerge.txt":         "perf 7.3.4's unwinder ends without libunwind's ffffffffffffffff frame (symbolize)",
-	"go/script-nomerge.txt":                                    "inline rows in frame-pointer chains (symbolize)",
 }
 
 // perf7MergedPending is why the merged kernel goldens differ: perf 7.3.4
