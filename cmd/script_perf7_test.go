@@ -41,13 +41,11 @@ var perf7KernelRuns = []perf7Run{
 // parameters and return types and names PLT entries "sym@plt"): they are
 // compared through normaliseSymbols until the symbolizer prints those
 // names. Keyed by "case/golden".
-var perf7Symbols = map[string]bool{
-}
+var perf7Symbols = map[string]bool{}
 
 // perf7Pending lists the goldens perfstitch does not reproduce yet for a
 // reason outside the script text layout, keyed by "case/golden".
-var perf7Pending = map[string]string{
-}
+var perf7Pending = map[string]string{}
 
 // perf7MergedPending is why the merged kernel goldens differ: perf 7.3.4
 // prints a merged sample where its CALLCHAIN_DEFERRED record arrives,
