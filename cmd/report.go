@@ -59,8 +59,9 @@ histogram: one row per distinct combination of the sort keys, weighted by
 sample period, with the call graph under each row.
 
 --format table (the default on a terminal) draws a table; --format perf (the
-default otherwise, also --stdio) prints the text of perf report --stdio; --format
-json gives the rows and call graphs as data.`,
+default otherwise, also --stdio) prints the text of perf report --stdio (perf
+7.3.4's; perf 6.1's with --compat 6.1); --format json gives the rows and call
+graphs as data.`,
 		Example: `  perfstitch report -i perf.data
   perfstitch report --no-children --sort comm,dso,sym --format perf
   perfstitch report -g folded --percent-limit 2`,

@@ -97,6 +97,9 @@ func NewCmdRoot(f *Factory) *cobra.Command {
 deferred user callchains (perf record --call-graph fp,defer, Linux 6.19+) back
 onto the kernel samples they belong to, symbolizes every frame and prints the
 result as perf script text, JSON Lines, collapsed stacks or report tables.
+Text output is what perf 7.3.4 prints (the layout of perf 6.19 to 7.3, the
+releases that read deferred callchains); --compat 6.1 prints what perf 6.1
+prints.
 
 The input, symbol and filter flags that script, report and stats share
 (-i, --symfs, --kallsyms, --maps, --pid, --time, ...) may stand before or

@@ -21,8 +21,8 @@ func TestSharedFlagsBeforeCommand(t *testing.T) {
 				}
 				return out.Bytes()
 			}
-			after := run(append(append([]string{command}, shared...), "--pid", "12107", "-i", data)...)
-			before := run(append(append(append([]string{}, shared...), "--pid", "12107", "-i", data), command)...)
+			after := run(append(append([]string{command}, shared...), "--pid", "217", "-i", data)...)
+			before := run(append(append(append([]string{}, shared...), "--pid", "217", "-i", data), command)...)
 			if len(after) == 0 || !bytes.Equal(before, after) {
 				t.Errorf("flags before %q print %d bytes, after it %d; want the same non-empty output", command, len(before), len(after))
 			}

@@ -33,7 +33,8 @@ throttling, the deferred-callchain stitching counters, and how many frames
 and how much sample weight resolved to symbols, with the DSOs that lost the
 most weight ranked first (so you know which binary to supply with --symfs).
 
---format perf prints exactly what perf report --stats prints.`,
+--format perf prints exactly what perf report --stats prints (perf 7.3.4; perf
+6.1 with --compat 6.1).`,
 		Example: `  perfstitch stats -i perf.data --symfs ./symfs
   perfstitch stats --format json perf.data`,
 		Args: cobra.MaximumNArgs(1),

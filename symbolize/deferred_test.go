@@ -12,7 +12,7 @@ import (
 )
 
 // TestResolveDeferred resolves every CALLCHAIN_DEFERRED record of
-// testdata/demo (c-nopie with its user callchains deferred) and checks
+// testdata/demo (a real deferred recording, cut short) and checks
 // the frames against those of a user-mode sample of the record's thread
 // whose callchain is the record's IPs, and against the MaxStack limit.
 func TestResolveDeferred(t *testing.T) {

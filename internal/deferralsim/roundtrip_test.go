@@ -251,31 +251,3 @@ func checkRoundTrip(t *testing.T, opts deferralsim.Options, sopts stitch.Options
 		len(want), deferred, truth.Records, truth.Dropped, stitchedN, misjoined, mismatch, norec,
 		s.SamplesPerRecord.Mean(), s.SamplesPerRecord.Max, s.PendingHighWater, s.QueueHighWater)
 }
-
-// TestDemoReproducible checks that testdata/demo/perf.data is what the
-// simulator makes of the corpus case c-nopie (see testdata/demo/README.md)
-// and that every one of its samples stitches.
-func TestDemoReproducible(t *testing.T) {
-	demo := testfixture.Testdata(t, "demo", "perf.data")
-	have, err := os.ReadFile(demo)
-	if err != nil {
-		t.Skipf("demo absent: %v", err)
-	}
-	got := stitchBytes(t, have, stitch.Options{})
-	if n := got.stats.Count(stitch.Stitched); n != 963 || got.stats.Total() != 963 {
-		t.Errorf("demo: %d of %d samples stitched, want 963 of 963", n, got.stats.Total())
-	}
-	var src string
-	for _, c := range testfixture.Corpus(t) {
-		if c.Name == "c-nopie" {
-			src = c.Data
-		}
-	}
-	if src == "" {
-		t.Skip("corpus case c-nopie absent")
-	}
-	want, _ := simulate(t, src, deferralsim.Options{ABI: decode.DeferredCookie})
-	if !bytes.Equal(have, want) {
-		t.Errorf("testdata/demo/perf.data (%d bytes) is not the simulation of %s (%d bytes); regenerate it as testdata/demo/README.md says", len(have), src, len(want))
-	}
-}
