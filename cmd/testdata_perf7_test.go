@@ -44,9 +44,7 @@ var demoPerf7Runs = []testdataPerf7Run{
 // testdataPerf7Symbols marks the goldens compared through
 // normaliseSymbols until the symbolizer prints perf 7.3.4's names (here:
 // PLT slots of libc as "memcpy@plt"), keyed by "CASE/perf7/GOLDEN".
-var testdataPerf7Symbols = map[string]bool{
-	"demo/perf7/script-nomerge.txt": true,
-}
+var testdataPerf7Symbols = map[string]bool{}
 
 // Why a testdata golden is not reproduced yet.
 const (
