@@ -9,11 +9,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
+// buildReport aggregates events into a report in the 6.1 dialect unless
+// opts name another: the goldens at a corpus case's root are perf 6.1's.
 func buildReport(events []*symbolize.Event, order []string, opts Options) *Report {
+	if opts.Compat.Version == "" {
+		opts.Compat = compat.Perf61
+	}
 	r := New(opts)
 	for _, name := range order {
 		r.NoteDSO(name)

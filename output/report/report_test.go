@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/internal/testevents"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
@@ -37,6 +38,9 @@ func TestReportGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// These goldens were made in perf 6.1's dialect: kernel
+			// functions of --children rows print "[k]".
+			tt.opts.Compat = compat.Perf61
 			r := New(tt.opts)
 			if tt.group {
 				r.SetGroups(GroupsFromMeta([]*decode.EventAttr{testevents.CPUClock, testevents.TaskClock}, []decode.GroupDesc{{Name: "{anon_group}", LeaderIdx: 0, NrMembers: 2}}))
