@@ -100,10 +100,10 @@ type Options struct {
 	// sample; the two differ for a process that exec'd. Without it the
 	// pid column shows the command of the row's first sample.
 	ThreadComm func(tid int32) string
-	// Pipe says the input is a pipe-mode stream. perf 6.1 decides about
+	// Pipe says the input is a pipe-mode stream. perf decides about
 	// --children before it sees the stream's events, finds no callchains
 	// and prints self overhead only (in caller order); Pipe reproduces
-	// that.
+	// that. perf 6.1 and perf 7.3.4 agree here (kernel/pipe).
 	Pipe bool
 	// Compat is the perf release whose report is printed (--compat); the
 	// zero value means [compat.Default].
