@@ -179,7 +179,8 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		Only:           opts.Common.Filter.only(),
 		DSOFilter:      len(opts.Common.Filter.DSOs) > 0,
 		// perf's pipe-mode quirk only where perf's text is wanted.
-		Pipe: p.File().Header.Pipe && format == table.Perf,
+		Pipe:   p.File().Header.Pipe && format == table.Perf,
+		Compat: opts.Common.dialect(),
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.

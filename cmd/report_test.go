@@ -183,7 +183,7 @@ func TestReportDeferredSimulated(t *testing.T) {
 		if truth.Deferred() == 0 {
 			t.Fatal("the simulator deferred nothing")
 		}
-		have := runCmd(t, "report", "--format", "perf", "-i", path, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
+		have := runCmd(t, "report", "--compat", "6.1", "--format", "perf", "-i", path, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
 		if have != string(want) {
 			t.Errorf("%+v: report of the deferred file differs from perf's report of the original at %s", opts, testfixture.FirstDiff([]byte(have), want))
 		}
@@ -298,7 +298,7 @@ func TestReportGroups(t *testing.T) {
 		if _, err := os.Stat(data); err != nil {
 			t.Skipf("external recording absent: %v", err)
 		}
-		out := runCmd(t, "report", "--format", "perf", "-i", data, "--symfs", t.TempDir(), "--kallsyms", os.DevNull)
+		out := runCmd(t, "report", "--compat", "6.1", "--format", "perf", "-i", data, "--symfs", t.TempDir(), "--kallsyms", os.DevNull)
 		if !strings.Contains(out, "of events 'anon group {") {
 			t.Errorf("%s: no group section:\n%s", name, out[:min(len(out), 600)])
 		}

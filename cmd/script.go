@@ -11,6 +11,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/session"
 	"github.com/perfstitch/perfstitch/symbolize"
@@ -181,6 +182,12 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		ctx = context.Background()
 	}
 	so := session.Options{Symbolize: symbolize.Options{MaxStack: opts.MaxStack}}
+	if opts.Format == output.FormatJSON {
+		// JSON is the same in every dialect: the newest dialect's
+		// symbolization, full names with parameters and inline frames
+		// (docs/json.md).
+		so.Symbolize.Compat = compat.Known()[0]
+	}
 	if opts.ShowTaskEvents {
 		so.Show = append(so.Show, decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit)
 	}

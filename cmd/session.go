@@ -33,7 +33,9 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 	so.Symbolize.BuildIDDir = buildIDDir(o)
 	so.Symbolize.NoDemangle = o.NoDemangle
 	so.Symbolize.NoInline = o.NoInline
-	so.Symbolize.Compat = o.dialect()
+	if so.Symbolize.Compat.Version == "" {
+		so.Symbolize.Compat = o.dialect()
+	}
 	so.Stitch.NoMerge = o.NoMergeCallchains
 	so.Stitch.MaxPending = o.MaxPending
 	so.Filter = o.Filter.session()

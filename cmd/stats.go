@@ -85,6 +85,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 		Records:     p.DecodeStats(),
 		Stitch:      p.StitchStats(),
 		Diagnostics: p.Symbolizer().Diagnostics(),
+		Compat:      opts.Common.dialect(),
 	})
 	if err := st.Write(opts.Common.IO.Out, opts.Format); err != nil {
 		return err

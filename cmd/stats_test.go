@@ -60,7 +60,7 @@ func TestStatsCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		have := runCmd(t, "stats", "--format", "perf", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
+		have := runCmd(t, "stats", "--compat", "6.1", "--format", "perf", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms)
 		if have != string(want) {
 			t.Errorf("%s: stats differ at %s", c.Name, testfixture.FirstDiff([]byte(have), want))
 		}
@@ -308,7 +308,7 @@ func TestStatsExternal(t *testing.T) {
 			continue // perf could not read it either
 		}
 		total++
-		have := runCmd(t, "stats", "--format", "perf", "-i", data)
+		have := runCmd(t, "stats", "--compat", "6.1", "--format", "perf", "-i", data)
 		if have == string(want) {
 			identical++
 			continue

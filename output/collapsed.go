@@ -251,12 +251,15 @@ func isBlank(b byte) bool {
 	return b == ' ' || b == '\t' || b == '\n' || b == '\f' || b == '\r'
 }
 
-// foldedName caches the folded name of the frames at one address (key); sym, dso and java are what the name was computed from (a
-// mapping can change, so they are checked on every use). The cache is
+// foldedName caches the folded name of the frames at one address (key);
+// sym, dso, inlined and java are what the name was computed from (a
+// mapping can change, and an inline frame shares its caller's address,
+// so they are checked on every use). The cache is
 // direct-mapped: an entry is replaced by the next key that hashes to it.
 type foldedName struct {
 	key      uint64
 	sym, dso string
+	inlined  bool
 	java     bool
 	set      bool
 	name     string
@@ -280,12 +283,12 @@ func (c *Collapsed) appendFrame(st []byte, fr *symbolize.Frame, ev *symbolize.Ev
 		c.names = new([1 << foldedBits]foldedName)
 	}
 	f := &c.names[(k*0x9e3779b97f4a7c15)>>(64-foldedBits)]
-	if f.set && f.key == k && f.sym == fr.Symbol && f.dso == fr.DSO && f.java == java {
+	if f.set && f.key == k && f.sym == fr.Symbol && f.dso == fr.DSO && f.inlined == fr.Inlined && f.java == java {
 		return append(st, f.name...)
 	}
 	n := len(st)
 	st = c.foldFrame(st, fr, java)
-	*f = foldedName{key: k, sym: fr.Symbol, dso: fr.DSO, java: java, set: true, name: string(st[n:])}
+	*f = foldedName{key: k, sym: fr.Symbol, dso: fr.DSO, inlined: fr.Inlined, java: java, set: true, name: string(st[n:])}
 	return st
 }
 
@@ -299,7 +302,13 @@ func (c *Collapsed) foldFrame(st []byte, fr *symbolize.Frame, java bool) []byte 
 		return st // stackcollapse-perf.pl skips "(...)" names
 	}
 	mod := fr.DSO
-	if mod == "" {
+	switch {
+	case fr.Inlined:
+		// perf script prints "name+0xOFF (inlined)", and the script's
+		// frame regex takes the last parenthesised text as the module:
+		// so no "_[k]" or "_[j]" for inline frames.
+		mod = "inlined"
+	case mod == "":
 		mod = "[unknown]"
 	}
 	pieces := strings.Split(raw, "->")

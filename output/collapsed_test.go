@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"regexp"
+	"strings"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
@@ -69,6 +70,51 @@ func TestCollapsedHeadName(t *testing.T) {
 						}
 					}
 				}
+			}
+		}
+	}
+}
+
+// TestCollapsedInlined checks inline frames as stackcollapse-perf.pl folds
+// perf script's "ADDR name+0xOFF (inlined)" lines: a plain frame whose
+// module is the word "inlined", so --kernel marks the kernel frame below
+// it but not the inline frame, and the frame at the same address as its
+// caller keeps its own name.
+func TestCollapsedInlined(t *testing.T) {
+	attr := &decode.EventAttr{Type: decode.AttrTypeSoftware, Name: "cpu-clock", SampleType: fixtureSampleType}
+	attrs := func() []*decode.EventAttr { return []*decode.EventAttr{attr} }
+	s := &decode.Sample{Period: 1000}
+	s.Attr, s.Format, s.PID, s.TID = attr, attr.SampleType, 7, 7
+	k := symbolize.Frame{Addr: 0xffffffff81000100, MapAddr: 0xffffffff81000100, Symbol: "do_syscall_64", Offset: 0x40, DSO: "[kernel.kallsyms]", DSOShort: "[kernel.kallsyms]", Kernel: true}
+	kin := k
+	kin.Symbol, kin.Inlined = "syscall_enter", true
+	u := symbolize.Frame{Addr: 0x401100, MapAddr: 0x401100, Symbol: "main", Offset: 0x20, DSO: "/usr/bin/app", DSOShort: "app"}
+	uin := u
+	uin.Symbol, uin.Inlined = "helper(int)", true
+	ev := &symbolize.Event{Sample: &stitch.Sample{Sample: s}, Comm: "app", Frames: []symbolize.Frame{kin, k, uin, u}}
+	for _, tc := range []struct {
+		opts CollapsedOptions
+		want string
+	}{
+		{CollapsedOptions{}, "app;main;helper;do_syscall_64;syscall_enter 1000\n"},
+		{CollapsedOptions{Kernel: true}, "app;main;helper;do_syscall_64_[k];syscall_enter 1000\n"},
+	} {
+		for _, dl := range compat.Known() {
+			var out bytes.Buffer
+			tc.opts.Compat = dl
+			c := NewCollapsed(&out, nil, attrs, tc.opts)
+			// Twice: the second fold comes from the name cache.
+			for range 2 {
+				if err := c.Add(ev); err != nil {
+					t.Fatal(err)
+				}
+			}
+			if err := c.Flush(); err != nil {
+				t.Fatal(err)
+			}
+			want := strings.Replace(tc.want, " 1000", " 2000", 1)
+			if out.String() != want {
+				t.Errorf("%s %+v: got %q, want %q", dl.Version, tc.opts, out.String(), want)
 			}
 		}
 	}

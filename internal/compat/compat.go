@@ -64,6 +64,26 @@ type Dialect struct {
 	// address minus one as "ffffffffffffffff [unknown] ([unknown])"; perf
 	// 7.3.4 does not (the dwarf corpus case).
 	UnwindEndsAtZero bool
+
+	// perf report (output/report) and perf report --stats (output/stats).
+
+	// CumulativeUserLevel prints "[.]" for every --children row a
+	// callchain node creates, kernel functions included; perf 6.1 printed
+	// "[k]" for kernel nodes. The level of a cumulative entry is set by
+	// fill_callchain_info (tools/perf/util/callchain.c): 'k' only when the
+	// node's maps equal the machine's kernel maps, which in perf 7.3.4 they
+	// no longer do for kernel nodes resolved by add_callchain_ip. Rows made
+	// by a sample's own IP keep the sample's cpumode level.
+	CumulativeUserLevel bool
+	// StatsNameWidth is the width of the record-type column of perf report
+	// --stats ("%16s" in perf 6.1, "%20s" in perf 7.3.4, where the name
+	// CALLCHAIN_DEFERRED needs 18: events_stats__fprintf in
+	// tools/perf/ui/stdio/hist.c).
+	StatsNameWidth int
+	// StatsPipeRecordedNames titles the per-event sections of --stats with
+	// the event names a pipe-mode stream records; perf 6.1 ignored them
+	// there and derived the name from the attr ("cpu-clock:HG").
+	StatsPipeRecordedNames bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -75,6 +95,8 @@ var Perf73 = Dialect{
 	// symbolization
 	DemangleParams: true, PLTSlotNames: true, InlineAllChains: true,
 	VDSOOwnCopyOnly: true, UnwindEndsAtZero: true,
+	// perf report, --stats
+	CumulativeUserLevel: true, StatsNameWidth: 20, StatsPipeRecordedNames: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
@@ -82,6 +104,8 @@ var Perf61 = Dialect{
 	Version: "6.1", Perf: "perf 6.1",
 	// perf script text
 	PidWidth: 5,
+	// perf report, --stats
+	StatsNameWidth: 16,
 }
 
 // Default is the dialect used without --compat.

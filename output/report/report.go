@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/rbtree"
 	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/output"
@@ -99,11 +100,14 @@ type Options struct {
 	// sample; the two differ for a process that exec'd. Without it the
 	// pid column shows the command of the row's first sample.
 	ThreadComm func(tid int32) string
-	// Pipe says the input is a pipe-mode stream. perf 6.1 decides about
+	// Pipe says the input is a pipe-mode stream. perf decides about
 	// --children before it sees the stream's events, finds no callchains
 	// and prints self overhead only (in caller order); Pipe reproduces
-	// that.
+	// that. perf 6.1 and perf 7.3.4 agree here (kernel/pipe).
 	Pipe bool
+	// Compat is the perf release whose report is printed (--compat); the
+	// zero value means [compat.Default].
+	Compat compat.Dialect
 }
 
 // Report aggregates samples into perf report's histogram: one section per
@@ -165,6 +169,9 @@ type histEntry struct {
 func New(opts Options) *Report {
 	if len(opts.Sort) == 0 {
 		opts.Sort = DefaultSortKeys()
+	}
+	if opts.Compat.Version == "" {
+		opts.Compat = compat.Default
 	}
 	return &Report{
 		opts:    opts,
@@ -319,7 +326,9 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 		tmpl := &r.tmpl
 		*tmpl = histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: c.dso, level: level, hidden: hidden}
 		if c.resolved || c.dsoRank >= 0 {
-			if c.kernel {
+			// fill_callchain_info: the node's maps decide the level;
+			// nodes without a map keep the one before.
+			if c.kernel && !r.opts.Compat.CumulativeUserLevel {
 				tmpl.level = 'k'
 			} else {
 				tmpl.level = '.'

@@ -9,11 +9,17 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
+// buildReport aggregates events into a report in the 6.1 dialect unless
+// opts name another: the goldens at a corpus case's root are perf 6.1's.
 func buildReport(events []*symbolize.Event, order []string, opts Options) *Report {
+	if opts.Compat.Version == "" {
+		opts.Compat = compat.Perf61
+	}
 	r := New(opts)
 	for _, name := range order {
 		r.NoteDSO(name)
@@ -62,6 +68,62 @@ func TestReportPerfFromScript(t *testing.T) {
 		}
 	}
 	t.Logf("%d/%d report goldens byte-identical", identical, total)
+}
+
+// perf7FromScriptKnown are the perf 7.3.4 report goldens the events
+// rebuilt from perf7/script.txt cannot reproduce, with the reason.
+var perf7FromScriptKnown = map[string]string{
+	// perf's DWARF unwinder prints a sampled IP inside inlined code as
+	// inline rows only, so script.txt does not name the symbol of the
+	// self row (hypot@@GLIBC_2.35 for "__hypot+0x9a (inlined)").
+	"dwarf/perf7/report.txt":          "self rows of IPs in inlined code: the real symbol is not in script.txt",
+	"dwarf/perf7/report-children.txt": "self rows of IPs in inlined code: the real symbol is not in script.txt",
+	// In the Syscall6 call graph perf 7.3.4 prints one branch of 4
+	// samples as the bare address 0xffffffff81629a84
+	// (do_vmi_align_munmap+0x1c4, 3 samples in script.txt); not
+	// understood.
+	"go-goroutines/perf7/report-children.txt": "one kernel branch printed as a bare address by perf (do_vmi_align_munmap+0x1c4)",
+}
+
+// TestReportPerf7FromScript feeds perf 7.3.4's own resolved samples
+// (perf7/script.txt: its names, inline rows, absolute addresses) into a
+// Report in the 7.3 dialect and compares with perf 7.3.4's report
+// goldens byte for byte: the aggregation checked apart from the
+// symbolizer.
+func TestReportPerf7FromScript(t *testing.T) {
+	identical, total := 0, 0
+	for _, c := range testfixture.Corpus(t) {
+		if _, err := os.Stat(c.Golden("perf7/script.txt")); err != nil {
+			continue
+		}
+		events, order := parseScript(t, c, "perf7", false)
+		for _, g := range []struct {
+			golden   string
+			children bool
+		}{{"perf7/report.txt", false}, {"perf7/report-children.txt", true}} {
+			want, err := os.ReadFile(c.Golden(g.golden))
+			if err != nil {
+				t.Fatal(err)
+			}
+			r := buildReport(events, order, Options{Children: g.children, CallGraphLimit: 0.5, Pipe: c.Name == "pipe-mode", Compat: compat.Perf73})
+			var buf bytes.Buffer
+			if err := r.WritePerf(&buf); err != nil {
+				t.Fatal(err)
+			}
+			total++
+			key := c.Name + "/" + g.golden
+			if d := testfixture.FirstDiff(buf.Bytes(), want); d != "" {
+				if why, ok := perf7FromScriptKnown[key]; ok {
+					t.Logf("%s differs (known: %s) at %s", key, why, d)
+				} else {
+					t.Errorf("%s differs at %s", key, d)
+				}
+				continue
+			}
+			identical++
+		}
+	}
+	t.Logf("%d/%d perf 7.3.4 report goldens byte-identical", identical, total)
 }
 
 // perfVariants are the perf report options behind

@@ -127,11 +127,21 @@ func (sr *scriptReader) frame(tid int, addr uint64, sym, dso string, relative bo
 	return f
 }
 
-// scriptEvents parses a case's script.txt into resolved events.
+// scriptEvents parses a case's script.txt (perf 6.1's) into resolved
+// events.
 func scriptEvents(tb testing.TB, c testfixture.CorpusCase) ([]*symbolize.Event, []string) {
+	return parseScript(tb, c, "", true)
+}
+
+// parseScript parses the script.txt of a case's folder sub ("" or
+// "perf7") into resolved events; relative says the callchain addresses
+// are map-relative (perf 6.1) rather than absolute (perf 7.3.4). An
+// inline frame, "ADDR name+0xOFF (inlined)", gets the DSO and addresses
+// of the enclosing frame that follows it.
+func parseScript(tb testing.TB, c testfixture.CorpusCase, sub string, relative bool) ([]*symbolize.Event, []string) {
 	tb.Helper()
 	sr := &scriptReader{maps: readMaps(tb, c.Maps), attrs: make(map[string]*decode.EventAttr)}
-	if ev, err := os.Open(c.Golden("script-events.txt")); err == nil {
+	if ev, err := os.Open(c.Golden(filepath.Join(sub, "script-events.txt"))); err == nil {
 		sc := bufio.NewScanner(ev)
 		sc.Buffer(nil, 1<<20)
 		for sc.Scan() {
@@ -144,7 +154,7 @@ func scriptEvents(tb testing.TB, c testfixture.CorpusCase) ([]*symbolize.Event, 
 		}
 		ev.Close()
 	}
-	f, err := os.Open(c.Golden("script.txt"))
+	f, err := os.Open(c.Golden(filepath.Join(sub, "script.txt")))
 	if err != nil {
 		tb.Fatal(err)
 	}
@@ -157,8 +167,14 @@ func scriptEvents(tb testing.TB, c testfixture.CorpusCase) ([]*symbolize.Event, 
 		if cur == nil {
 			return
 		}
-		if len(cur.Frames) > 0 {
-			cur.IP = cur.Frames[0]
+		sr.inlineFrames(int(cur.Sample.TID), cur.Frames, relative)
+		// The sampled IP is the first real frame: perf makes no self
+		// entry of an inlined function.
+		for i := range cur.Frames {
+			if !cur.Frames[i].Inlined {
+				cur.IP = cur.Frames[i]
+				break
+			}
 		}
 		if cur.IP.Kernel {
 			cur.Sample.Misc = uint16(decode.CPUModeKernel)
@@ -180,7 +196,16 @@ func scriptEvents(tb testing.TB, c testfixture.CorpusCase) ([]*symbolize.Event, 
 				tb.Fatalf("bad frame line %q", line)
 			}
 			addr, _ := strconv.ParseUint(m[1], 16, 64)
-			cur.Frames = append(cur.Frames, sr.frame(int(cur.Sample.TID), addr, m[2], m[3], true))
+			if m[3] == "inlined" {
+				fr := symbolize.Frame{Addr: addr, Inlined: true}
+				if i := strings.LastIndex(m[2], "+0x"); i >= 0 {
+					fr.Symbol = m[2][:i]
+					fr.Offset, _ = strconv.ParseUint(m[2][i+3:], 16, 64)
+				}
+				cur.Frames = append(cur.Frames, fr)
+				continue
+			}
+			cur.Frames = append(cur.Frames, sr.frame(int(cur.Sample.TID), addr, m[2], m[3], relative))
 			continue
 		}
 		finish()
@@ -225,4 +250,58 @@ func scriptEvents(tb testing.TB, c testfixture.CorpusCase) ([]*symbolize.Event, 
 		tb.Fatal(err)
 	}
 	return events, sr.order
+}
+
+// inlineFrames gives each inline frame the map address, DSO and
+// resolution perf does not print for it: those of the enclosing frame
+// at the same address after it (frame-pointer chains, perf 7.3.4), else,
+// where perf prints the outermost function as inlined too (DWARF
+// unwinding), of the map that holds the address (absolute addresses) or
+// of the frame before it (relative ones, a guess).
+func (sr *scriptReader) inlineFrames(tid int, frames []symbolize.Frame, relative bool) {
+	for i := range frames {
+		if !frames[i].Inlined || frames[i].DSO != "" {
+			continue
+		}
+		var e symbolize.Frame
+		found := false
+		for j := i + 1; j < len(frames) && frames[j].Addr == frames[i].Addr; j++ {
+			if !frames[j].Inlined {
+				e, found = frames[j], true
+				break
+			}
+		}
+		if !found && !relative {
+			if dso, ok := sr.mapOf(tid, frames[i].Addr); ok {
+				e, found = sr.frame(tid, frames[i].Addr, "x", dso, false), true
+			}
+		}
+		if !found && i > 0 {
+			e, found = frames[i-1], true
+			e.Addr, e.MapAddr = frames[i].Addr, frames[i].Addr
+		}
+		if !found {
+			continue
+		}
+		e.Symbol, e.Offset, e.Inlined, e.Reason = frames[i].Symbol, frames[i].Offset, true, symbolize.Resolved
+		frames[i] = e
+	}
+}
+
+// mapOf returns the path of the map of thread tid (or of any process)
+// that holds the absolute address addr.
+func (sr *scriptReader) mapOf(tid int, addr uint64) (string, bool) {
+	for _, m := range sr.maps[tid] {
+		if addr >= m.start && addr < m.end {
+			return m.path, true
+		}
+	}
+	for _, ms := range sr.maps {
+		for _, m := range ms {
+			if addr >= m.start && addr < m.end {
+				return m.path, true
+			}
+		}
+	}
+	return "", false
 }

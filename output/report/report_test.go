@@ -10,6 +10,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/internal/testevents"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
@@ -37,6 +38,9 @@ func TestReportGolden(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			// These goldens were made in perf 6.1's dialect: kernel
+			// functions of --children rows print "[k]".
+			tt.opts.Compat = compat.Perf61
 			r := New(tt.opts)
 			if tt.group {
 				r.SetGroups(GroupsFromMeta([]*decode.EventAttr{testevents.CPUClock, testevents.TaskClock}, []decode.GroupDesc{{Name: "{anon_group}", LeaderIdx: 0, NrMembers: 2}}))
@@ -192,5 +196,34 @@ func BenchmarkReportAdd(b *testing.B) {
 				r.Add(evs[i%len(evs)])
 			}
 		})
+	}
+}
+
+// TestReportCumulativeLevel checks the level mark of --children rows in
+// both dialects: the row of a sample's own kernel IP is "[k]"; rows made
+// by callchain nodes are "[.]" in perf 7.3.4 even for kernel functions
+// ("[k]" in perf 6.1); a node without a map takes the level before it
+// (kernel/two-events: "[unknown]  [k] 0x00002e5b00000001").
+func TestReportCumulativeLevel(t *testing.T) {
+	for _, tc := range []struct {
+		dialect compat.Dialect
+		want    map[string]bool
+	}{
+		{compat.Perf73, map[string]bool{"[k] read_zero": true, "[.] do_syscall_64": true, "[.] entry_SYSCALL_64": true, "[.] read": true, "[.] main": true, "[k] 0x00000000deadbeef": true}},
+		{compat.Perf61, map[string]bool{"[k] read_zero": true, "[k] do_syscall_64": true, "[k] entry_SYSCALL_64": true, "[.] read": true, "[.] main": true, "[k] 0x00000000deadbeef": true}},
+	} {
+		r := New(Options{Children: true, Compat: tc.dialect})
+		// Callee order: read_zero, do_syscall_64, entry_SYSCALL_64, read,
+		// main, an address outside every map. Caller order (--children)
+		// visits the unmapped root first, which inherits the sample's
+		// level.
+		r.Add(testevents.Event(testevents.CPUClock, 10, "app", 100, testevents.Zero, testevents.Sys, testevents.Entry, testevents.Read, testevents.Main, testevents.NoMap))
+		got := map[string]bool{}
+		for _, he := range r.sortedEntries(r.sections[0]) {
+			got[he.symText()] = true
+		}
+		if d := cmp.Diff(tc.want, got); d != "" {
+			t.Errorf("%s: rows (-want +got):\n%s", tc.dialect.Version, d)
+		}
 	}
 }

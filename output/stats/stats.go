@@ -12,6 +12,7 @@ import (
 	"github.com/olekukonko/tablewriter"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/stitch"
@@ -123,6 +124,9 @@ type Stats struct {
 	Lost    Lost          `json:"lost"`
 	Stitch  *Stitch       `json:"stitch,omitempty"`
 	Symbols Symbolized    `json:"symbolization"`
+
+	// compat is the dialect of WritePerf.
+	compat compat.Dialect
 }
 
 // Header is what the file says about the recording.
@@ -161,8 +165,8 @@ type Event struct {
 	LostSamples uint64 `json:"lost_samples"`
 
 	// perfName is the name perf report --stats prints: the attr-derived
-	// one for pipe-mode streams, where perf 6.1 ignores the recorded
-	// names.
+	// one for pipe-mode streams in the 6.1 dialect, where perf 6.1
+	// ignores the recorded names (compat.Dialect.StatsPipeRecordedNames).
 	perfName string
 }
 
@@ -250,6 +254,9 @@ type Input struct {
 	Records     *decode.Stats
 	Stitch      *stitch.Stats // nil if unknown
 	Diagnostics []symbolize.DSODiagnostic
+	// Compat is the perf release whose perf report --stats text WritePerf
+	// prints (--compat); the zero value means [compat.Default].
+	Compat compat.Dialect
 }
 
 var sampleFormatNames = []string{"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
@@ -272,7 +279,11 @@ func sampleFormatString(f decode.SampleFormat) string {
 // Stats combines the collected counts with the pipeline's.
 func (c *Collector) Stats(in Input) *Stats {
 	attrs := c.attrs(in.File)
+	if in.Compat.Version == "" {
+		in.Compat = compat.Default
+	}
 	st := &Stats{
+		compat:  in.Compat,
 		Header:  c.header(in.File),
 		Records: recordCounts(in.Records),
 		Lost: Lost{
@@ -281,7 +292,7 @@ func (c *Collector) Stats(in Input) *Stats {
 		},
 		Symbols: c.symbolized(in.Diagnostics),
 	}
-	st.Events = c.eventStats(attrs, st.Header.Pipe)
+	st.Events = c.eventStats(attrs, st.Header.Pipe && !in.Compat.StatsPipeRecordedNames)
 	for _, e := range st.Events {
 		st.Lost.LostSamples += e.LostSamples
 	}
@@ -326,9 +337,9 @@ func (c *Collector) attrs(f *decode.File) []*decode.EventAttr {
 	return attrs
 }
 
-// eventStats describes each event with its counts; pipe says the input
-// is a pipe-mode stream (see Event.perfName).
-func (c *Collector) eventStats(attrs []*decode.EventAttr, pipe bool) []Event {
+// eventStats describes each event with its counts; derived says perf
+// names the events by their attrs (see Event.perfName).
+func (c *Collector) eventStats(attrs []*decode.EventAttr, derived bool) []Event {
 	out := make([]Event, 0, len(attrs))
 	for _, a := range attrs {
 		e := c.events[a]
@@ -341,7 +352,7 @@ func (c *Collector) eventStats(attrs []*decode.EventAttr, pipe bool) []Event {
 			Samples: e.samples, EventCount: e.period, LostSamples: e.lostSamples,
 			perfName: a.Name,
 		}
-		if pipe {
+		if derived {
 			se.perfName = a.DerivedName()
 		}
 		out = append(out, se)
@@ -507,6 +518,10 @@ func bucketRange(i int) string {
 // lost samples) of each event.
 func (st *Stats) WritePerf(w io.Writer) error {
 	bw := bufio.NewWriter(w)
+	width := st.compat.StatsNameWidth
+	if width == 0 {
+		width = compat.Default.StatsNameWidth
+	}
 	var total uint64
 	for _, r := range st.Records {
 		total += r.Count
@@ -516,12 +531,12 @@ func (st *Stats) WritePerf(w io.Writer) error {
 		msg = " (excludes AUX area (e.g. instruction trace) decoded / synthesized events)"
 	}
 	bw.WriteString("\nAggregated stats:" + msg + "\n")
-	fmt.Fprintf(bw, "%16s events: %10d\n", "TOTAL", uint32(total))
+	fmt.Fprintf(bw, "%*s events: %10d\n", width, "TOTAL", uint32(total))
 	for _, r := range st.Records {
 		if strings.HasPrefix(r.Type, "type ") {
 			continue // perf skips types it has no name for
 		}
-		fmt.Fprintf(bw, "%16s events: %10d  (%4.1f%%)\n", r.Type, uint32(r.Count), 100.0*float64(uint32(r.Count))/float64(uint32(total)))
+		fmt.Fprintf(bw, "%*s events: %10d  (%4.1f%%)\n", width, r.Type, uint32(r.Count), 100.0*float64(uint32(r.Count))/float64(uint32(total)))
 	}
 	for _, e := range st.Events {
 		if e.Samples == 0 && e.LostSamples == 0 {
@@ -533,10 +548,10 @@ func (st *Stats) WritePerf(w io.Writer) error {
 		}
 		fmt.Fprintf(bw, "%s stats:\n", name)
 		if e.Samples != 0 {
-			fmt.Fprintf(bw, "%16s events: %10d\n", "SAMPLE", uint32(e.Samples))
+			fmt.Fprintf(bw, "%*s events: %10d\n", width, "SAMPLE", uint32(e.Samples))
 		}
 		if e.LostSamples != 0 {
-			fmt.Fprintf(bw, "%16s events: %10d\n", "LOST_SAMPLES", uint32(e.LostSamples))
+			fmt.Fprintf(bw, "%*s events: %10d\n", width, "LOST_SAMPLES", uint32(e.LostSamples))
 		}
 	}
 	return bw.Flush()

@@ -6,6 +6,7 @@ import (
 	"testing"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/internal/testevents"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
@@ -58,7 +59,8 @@ func testStats(t *testing.T) *Stats {
 		{DSO: testevents.LibcPath, Reason: symbolize.NoSymbols, Path: "/symfs/usr/lib/libc.so.6", BuildID: "abcd", Frames: 108, Unresolved: 108, UnresolvedWeight: 106000},
 		{DSO: "[unknown]", Reason: symbolize.NoMap, Frames: 2, Unresolved: 2, UnresolvedWeight: 2000},
 	}
-	return c.Stats(Input{File: f, Records: rec, Stitch: ss, Diagnostics: diags})
+	// stats-perf.txt was made in perf 6.1's dialect (16-wide names).
+	return c.Stats(Input{File: f, Records: rec, Stitch: ss, Diagnostics: diags, Compat: compat.Perf61})
 }
 
 func TestStatsGolden(t *testing.T) {
