@@ -56,18 +56,10 @@ const (
 // testdataPerf7Pending lists the testdata goldens perfstitch does not
 // reproduce yet, keyed by "CASE/perf7/GOLDEN".
 var testdataPerf7Pending = map[string]string{
-	"fp/perf7/report-children.txt":         pendingChildrenLevel,
-	"zstd/perf7/report-children.txt":       pendingChildrenLevel,
-	"two-events/perf7/report-children.txt": pendingChildrenLevel,
-	"fp/perf7/stats.txt":                   pendingStatsWidth,
-	"pipe/perf7/stats.txt":                 pendingStatsWidth,
-	"zstd/perf7/stats.txt":                 pendingStatsWidth,
-	"two-events/perf7/stats.txt":           pendingStatsWidth,
-	"demo/perf7/stats.txt":                 pendingStatsWidth,
-	"demo/perf7/script.txt":                pendingMerged,
-	"demo/perf7/script-G.txt":              pendingMerged,
-	"demo/perf7/collapsed.txt":             pendingMerged + "; libc PLT names (symbolize)",
-	"demo/perf7/report.txt":                "libc PLT names (symbolize); a sample without its record as a 0xCOOKIE caller row (output/report)",
+	"demo/perf7/script.txt":    pendingMerged,
+	"demo/perf7/script-G.txt":  pendingMerged,
+	"demo/perf7/collapsed.txt": pendingMerged,
+	"demo/perf7/report.txt":    pendingMerged,
 }
 
 // TestPerf7Testdata compares perfstitch, in its default dialect, with the
