@@ -242,7 +242,6 @@ func TestPerfReadsInjectedCorpus(t *testing.T) {
 	}
 }
 
-
 // testdataCases are the recordings under testdata/ with perf 6.1 goldens.
 var testdataCases = []string{"fp", "pipe", "zstd", "two-events"}
 
