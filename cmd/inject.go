@@ -63,7 +63,7 @@ writes zstd COMPRESSED2 records as perf record -z does.`,
 			if opts.MaxPending < 0 {
 				return FlagErrorf("--max-pending must not be negative (0 means no limit)")
 			}
-			if opts.Input != "" && opts.Input != "-" && opts.Input == opts.Output {
+			if named(opts.Input) && opts.Input == opts.Output {
 				return FlagErrorf("input and output are the same file: %s", opts.Input)
 			}
 			if runF != nil {
@@ -87,21 +87,21 @@ func injectRun(ctx context.Context, opts *InjectOptions) (err error) {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	if named(opts.Input) && named(opts.Output) {
+		ist, ierr := os.Stat(opts.Input)
+		ost, oerr := os.Stat(opts.Output)
+		if ierr == nil && oerr == nil && os.SameFile(ist, ost) {
+			return FlagErrorf("input and output are the same file: %s", opts.Output)
+		}
+	}
 	in, err := inject.Open(opts.Input, opts.IO.In)
 	if err != nil {
 		return err
 	}
 	defer in.Close()
-	if opts.Output != "" && opts.Output != "-" {
-		if st, serr := os.Stat(opts.Output); serr == nil && in.Size >= 0 && opts.Input != "" && opts.Input != "-" {
-			if ist, ierr := os.Stat(opts.Input); ierr == nil && os.SameFile(st, ist) {
-				return FlagErrorf("input and output are the same file: %s", opts.Output)
-			}
-		}
-	}
 	var w io.Writer = opts.IO.Out
 	pipe := true
-	if opts.Output != "" && opts.Output != "-" {
+	if named(opts.Output) {
 		out, err := os.Create(opts.Output)
 		if err != nil {
 			return err
@@ -146,3 +146,7 @@ func injectSummary(res *inject.Result, dropped bool) string {
 		s.Total(), s.Count(stitch.Stitched), s.Count(stitch.NotDeferred), res.Unstitched(), what,
 		s.Count(stitch.NoRecord), s.Count(stitch.CookieMismatch))
 }
+
+// named reports whether an -i/-o value names a file rather than a
+// standard stream ("" or "-").
+func named(path string) bool { return path != "" && path != "-" }
