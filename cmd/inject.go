@@ -101,16 +101,18 @@ func injectRun(ctx context.Context, opts *InjectOptions) (err error) {
 	defer in.Close()
 	var w io.Writer = opts.IO.Out
 	pipe := true
+	complete := false // the output is whole, up to any damage of the input
 	if named(opts.Output) {
 		out, err := os.Create(opts.Output)
 		if err != nil {
 			return err
 		}
 		defer func() {
-			if cerr := out.Close(); err == nil {
+			cerr := out.Close()
+			if err == nil {
 				err = cerr
 			}
-			if err != nil {
+			if !complete || cerr != nil {
 				err = errors.Join(err, os.Remove(opts.Output))
 			}
 		}()
@@ -125,6 +127,7 @@ func injectRun(ctx context.Context, opts *InjectOptions) (err error) {
 	if res == nil {
 		return rerr
 	}
+	complete = true
 	fmt.Fprintln(opts.IO.ErrOut, injectSummary(res, opts.DropUnstitched))
 	if opts.Stats {
 		st := stats.NewCollector().Stats(stats.Input{File: in.File, Records: res.Decode, Stitch: &res.Stitch})

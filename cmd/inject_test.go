@@ -173,3 +173,26 @@ func TestInjectRoundTripCorpus(t *testing.T) {
 // cookieLine is the callchain line of a deferred sample's cookie: an
 // unknown address in no DSO (perf 7.3: "(cookie)").
 var cookieLine = regexp.MustCompile(`(?m)^\t +[0-9a-f]+ (\(cookie\)|\[unknown\]) \(\[unknown\]\)\n`)
+
+// TestInjectDamaged: a truncated recording is written up to the damage
+// and kept; the exit code says the input was damaged.
+func TestInjectDamaged(t *testing.T) {
+	raw, err := os.ReadFile(testfixture.Testdata(t, "pipe", "perf.data"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := filepath.Join(t.TempDir(), "stitched.data")
+	f, _, errOut := testFactory()
+	f.IO.In = bytes.NewReader(raw[:len(raw)/2])
+	if code := Run(context.Background(), f, []string{"inject", "-o", out}); code != ExitError {
+		t.Fatalf("exit %d, want %d: %s", code, ExitError, errOut)
+	}
+	if !strings.Contains(errOut.String(), "perfstitch inject: ") {
+		t.Errorf("no summary on stderr: %q", errOut)
+	}
+	d, err := decode.Open(out)
+	if err != nil {
+		t.Fatalf("the output of a damaged input: %v", err)
+	}
+	d.Close()
+}
