@@ -138,35 +138,49 @@ func TestInjectDemo(t *testing.T) {
 }
 
 // TestInjectRoundTripCorpus: perfstitch script of the injected version of
-// every deferred corpus recording prints what it prints for the deferred
+// every deferred corpus recording and of every real deferred recording
+// (../shared/kernel) prints what it prints for the deferred
 // recording itself (the text shows no provenance), and with
 // --drop-unstitched without the samples that lost their user part.
 func TestInjectRoundTripCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("reads every deferred corpus recording")
 	}
+	type input struct{ name, data, symfs, kallsyms string }
+	var inputs []input
 	for _, c := range testfixture.Corpus(t) {
 		files, _ := filepath.Glob(filepath.Join(c.Dir, "perf7", "deferred-*.data"))
 		for _, data := range files {
-			t.Run(c.Name+"/"+filepath.Base(data), func(t *testing.T) {
-				t.Parallel()
-				sym := []string{"--symfs", c.Symfs, "--kallsyms", c.Kallsyms}
-				want := runCmd(t, append(append([]string{"script", "--compat", "6.1"}, sym...), data)...)
-				out, _, errOut := injectDemo(t, nil, "-i", data, "-o", "OUT")
-				got := runCmd(t, append(append([]string{"script", "--compat", "6.1"}, sym...), out)...)
-				if !strings.Contains(errOut, " 0 unstitched") {
-					// Unstitched samples keep their kernel part only: the
-					// deferred file prints their cookie line, the
-					// injected one does not. (Lines of unknown addresses
-					// in unknown DSOs are dropped from both.)
-					want = cookieLine.ReplaceAllString(want, "")
-					got = cookieLine.ReplaceAllString(got, "")
-				}
-				if d := testfixture.FirstDiff([]byte(got), []byte(want)); d != "" {
-					t.Errorf("script of the injected file differs from script of %s: %s", data, d)
-				}
-			})
+			inputs = append(inputs, input{c.Name + "/" + filepath.Base(data), data, c.Symfs, c.Kallsyms})
 		}
+	}
+	// The real deferred recordings of Linux 7.3.4 (kernel/README.md).
+	kernel := filepath.Join(testfixture.SharedDir(t), "kernel")
+	files, _ := filepath.Glob(filepath.Join(kernel, "*", "perf.data"))
+	for _, data := range files {
+		dir := filepath.Dir(data)
+		inputs = append(inputs, input{"kernel/" + filepath.Base(dir), data, filepath.Join(dir, "symfs"), filepath.Join(kernel, "kallsyms")})
+	}
+	for _, in := range inputs {
+		data := in.data
+		t.Run(in.name, func(t *testing.T) {
+			t.Parallel()
+			sym := []string{"--symfs", in.symfs, "--kallsyms", in.kallsyms}
+			want := runCmd(t, append(append([]string{"script", "--compat", "6.1"}, sym...), data)...)
+			out, _, errOut := injectDemo(t, nil, "-i", data, "-o", "OUT")
+			got := runCmd(t, append(append([]string{"script", "--compat", "6.1"}, sym...), out)...)
+			if !strings.Contains(errOut, " 0 unstitched") {
+				// Unstitched samples keep their kernel part only: the
+				// deferred file prints their cookie line, the
+				// injected one does not. (Lines of unknown addresses
+				// in unknown DSOs are dropped from both.)
+				want = cookieLine.ReplaceAllString(want, "")
+				got = cookieLine.ReplaceAllString(got, "")
+			}
+			if d := testfixture.FirstDiff([]byte(got), []byte(want)); d != "" {
+				t.Errorf("script of the injected file differs from script of %s: %s", data, d)
+			}
+		})
 	}
 }
 
