@@ -30,6 +30,7 @@ var layers = map[string]int{
 	"stitch":    1,
 	"symbolize": 2,
 	"session":   3, // the run loop: decode, stitch, symbolize and filter, for any consumer
+	"inject":    3, // the rewriter: decode, stitch and encode, without symbolizing
 	"output":    3, // the sinks (with output/report and output/stats): what a session yields
 	"cmd":       4,
 	".":         5, // main

@@ -296,7 +296,8 @@ func runLine(t *testing.T, line int, c string) {
 
 // runPerfstitch runs perfstitch with args in-process, with stdin as its
 // standard input, and returns its standard output (also written to FILE
-// for a trailing `> FILE`). It must succeed and print something.
+// for a trailing `> FILE`). It must succeed and print something (or write
+// the file of its -o).
 func runPerfstitch(t *testing.T, line int, stage string, args []string, stdin []byte) []byte {
 	var redirect string
 	if n := len(args); n >= 2 && args[n-2] == ">" {
@@ -319,7 +320,7 @@ func runPerfstitch(t *testing.T, line int, stage string, args []string, stdin []
 	if code := cmd.Run(t.Context(), f, args); code != cmd.ExitOK {
 		t.Fatalf("README.md:%d: %q exited %d\nstderr:\n%s", line, stage, code, errOut)
 	}
-	if out.Len() == 0 {
+	if out.Len() == 0 && !wroteFile(args) {
 		t.Fatalf("README.md:%d: %q printed nothing (stderr %q)", line, stage, errOut)
 	}
 	t.Logf("README.md:%d: %q: %d bytes of output", line, stage, out.Len())
@@ -338,6 +339,19 @@ func runPerfstitch(t *testing.T, line int, stage string, args []string, stdin []
 		return nil
 	}
 	return out.Bytes()
+}
+
+// wroteFile reports whether args name an output file (-o FILE, as
+// perfstitch inject takes it) that is not empty: such a command prints
+// nothing on stdout.
+func wroteFile(args []string) bool {
+	for i, a := range args {
+		if a == "-o" && i+1 < len(args) && args[i+1] != "-" {
+			st, err := os.Stat(args[i+1])
+			return err == nil && st.Size() > 0
+		}
+	}
+	return false
 }
 
 // scratchEnv is the environment of the commands run through sh: HOME is

@@ -116,6 +116,7 @@ after the command name; see 'perfstitch script --help'.`,
 	root.AddCommand(NewCmdScript(f, nil))
 	root.AddCommand(NewCmdReport(f, nil))
 	root.AddCommand(NewCmdStats(f, nil))
+	root.AddCommand(NewCmdInject(f, nil))
 	root.AddCommand(NewCmdSimulate(f))
 	root.AddCommand(NewCmdVersion(f))
 	root.AddCommand(newCmdGenMan(f))
