@@ -45,6 +45,11 @@ type Options struct {
 	Meta *decode.Meta
 	// Compat is the perf release whose symbolization is reproduced.
 	Compat compat.Dialect // zero means compat.Default
+	// DropExitedThreads forgets a thread at its EXIT, as perf script
+	// does (perf report keeps them: symbol_conf.keep_exited_threads): a
+	// later sample of that tid makes a new thread named ":TID". By
+	// default exited threads are kept.
+	DropExitedThreads bool
 }
 
 // DefaultMaxStack is perf's default --max-stack (PERF_MAX_STACK_DEPTH):
@@ -273,7 +278,9 @@ func (s *Symbolizer) Observe(r decode.Record) {
 	case *decode.Fork:
 		s.observeFork(r)
 	case *decode.Exit:
-		if t := s.threads[r.TID]; t != nil {
+		if s.opts.DropExitedThreads {
+			delete(s.threads, r.TID)
+		} else if t := s.threads[r.TID]; t != nil {
 			t.exited = true
 		}
 	case *decode.Ksymbol:
