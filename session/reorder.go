@@ -45,14 +45,21 @@ type reorder struct {
 	free []*held
 }
 
+// heldChunk is how many held items are allocated at once.
+const heldChunk = 32
+
 // get returns a recycled (or new) held item.
 func (r *reorder) get() *held {
-	if n := len(r.free); n > 0 {
-		h := r.free[n-1]
-		r.free = r.free[:n-1]
-		return h
+	if len(r.free) == 0 {
+		chunk := make([]held, heldChunk)
+		for i := range chunk {
+			r.free = append(r.free, &chunk[i])
+		}
 	}
-	return new(held)
+	n := len(r.free)
+	h := r.free[n-1]
+	r.free = r.free[:n-1]
+	return h
 }
 
 // put recycles h, keeping its storage.
@@ -115,6 +122,11 @@ func (r *reorder) holdSample(smp *stitch.Sample, seq uint64) *held {
 	h := r.get()
 	h.seq, h.isSample = seq, true
 	smp.Sample.CopyTo(&h.buf)
+	if n := len(h.buf.Callchain) + 8; cap(h.ev.Frames) < n {
+		// Once, instead of growing while resolving: a new item is made
+		// for each held item beyond the high-water mark.
+		h.ev.Frames = make([]symbolize.Frame, 0, n)
+	}
 	h.smp = *smp
 	h.smp.Sample = &h.buf
 	return h
