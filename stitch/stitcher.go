@@ -135,7 +135,7 @@ type Stitcher struct {
 type waitList struct {
 	tid        int32
 	e          []*entry
-	lastCookie uint64
+	lastCookie uint64 // cookie ABI; in the seed ABI a hash of its user PCs
 	hasLast    bool
 }
 
@@ -391,17 +391,34 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 	if wl != nil {
 		wl.e = keep
 	}
+	key := rec.Cookie
+	if rec.ABI == decode.DeferredSeed {
+		key = hashIPs(rec.IPs)
+	}
 	switch {
 	case matched > 0:
 		s.stats.SamplesPerRecord.Add(matched)
-		if rec.ABI == decode.DeferredCookie {
-			wl.lastCookie, wl.hasLast = rec.Cookie, true
-		}
-	case rec.ABI == decode.DeferredCookie && wl != nil && wl.hasLast && wl.lastCookie == rec.Cookie:
+		wl.lastCookie, wl.hasLast = key, true
+	case wl != nil && wl.hasLast && wl.lastCookie == key:
 		s.stats.DuplicateRecords++
 	default:
 		s.stats.OrphanRecords++
 	}
+}
+
+// hashIPs is FNV-1a over user PCs: a seed-ABI record that repeats the
+// user PCs of the one just matched for its thread (written through
+// another deferring event) counts as a duplicate.
+func hashIPs(ips []uint64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, ip := range ips {
+		for range 8 {
+			h ^= ip & 0xff
+			h *= 1099511628211
+			ip >>= 8
+		}
+	}
+	return h
 }
 
 // matchCookie joins a thread-less cookie-ABI record to every waiting
