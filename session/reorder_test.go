@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/perfstitch/perfstitch/internal/testfixture"
+	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
@@ -59,15 +60,18 @@ func TestOrderings(t *testing.T) {
 		time uint64
 		comm string
 	}
-	read := func(o Ordering) []sample {
-		s, err := Open(context.Background(), Options{Input: data, Ordering: o, Symbolize: symbolize.Options{
-			Symfs: filepath.Join(dir, "c-threads", "symfs"), Kallsyms: filepath.Join(dir, "kallsyms")}})
+	maxHeap, capped := 0, uint64(0)
+	read := func(o Ordering, maxPending int) []sample {
+		s, err := Open(context.Background(), Options{Input: data, Ordering: o, Stitch: stitch.Options{MaxPending: maxPending},
+			Symbolize: symbolize.Options{Symfs: filepath.Join(dir, "c-threads", "symfs"), Kallsyms: filepath.Join(dir, "kallsyms")}})
 		if err != nil {
 			t.Fatal(err)
 		}
 		defer s.Close()
 		var out []sample
+		maxHeap = 0
 		for s.Next() {
+			maxHeap = max(maxHeap, len(s.ro.h))
 			if ev := s.Event(); ev != nil {
 				out = append(out, sample{ev.Time, ev.Comm})
 			}
@@ -75,9 +79,10 @@ func TestOrderings(t *testing.T) {
 		if err := s.Err(); err != nil {
 			t.Fatal(err)
 		}
+		capped = s.StitchStats().NoRecordCap
 		return out
 	}
-	byTime, asPerf := read(ByTime), read(AsPerf)
+	byTime, asPerf := read(ByTime, 0), read(AsPerf, 0)
 	if len(byTime) != len(asPerf) || len(byTime) == 0 {
 		t.Fatalf("%d samples by time, %d as perf", len(byTime), len(asPerf))
 	}
@@ -94,6 +99,14 @@ func TestOrderings(t *testing.T) {
 	}
 	if sorted(asPerf) {
 		t.Error("AsPerf: samples in time order; perf prints merged samples at their record")
+	}
+	// --max-pending bounds what the reorder stage holds, in time order.
+	const bound = 16
+	if l := read(ByTime, bound); !sorted(l) || len(l) != len(byTime) {
+		t.Errorf("ByTime with MaxPending %d: %d samples, sorted %v", bound, len(l), sorted(l))
+	}
+	if maxHeap > bound+1 || capped == 0 {
+		t.Errorf("MaxPending %d: reorder stage held up to %d items, %d samples released by the cap", bound, maxHeap, capped)
 	}
 	// kernel/c-threads: tid 219's sample at 13.137504 s, COMM wk-reader at
 	// 13.137583, its record at 13.137615.
