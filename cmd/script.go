@@ -3,6 +3,7 @@ package cmd
 import (
 	"context"
 	"errors"
+	"fmt"
 	"math"
 	"os"
 	"strconv"
@@ -32,6 +33,10 @@ type ScriptOptions struct {
 	ShowTaskEvents bool          // --show-task-events
 	ShowMmapEvents bool          // --show-mmap-events
 	ShowLostEvents bool          // --show-lost-events
+
+	// Ordering is where merged deferred samples are printed (--ordering):
+	// in sample time order, or where perf 7.3.4 prints them.
+	Ordering session.Ordering
 
 	// Collapsed options (stackcollapse-perf.pl's).
 	Collapsed output.CollapsedOptions
@@ -95,6 +100,8 @@ comm/pid filters (--format flamegraph-html).`,
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
 	fl.BoolVar(&opts.ShowMmapEvents, "show-mmap-events", false, "also print MMAP and MMAP2 records")
 	fl.BoolVar(&opts.ShowLostEvents, "show-lost-events", false, "also print LOST records")
+	fl.Var(&orderingValue{&opts.Ordering}, "ordering", "where merged deferred samples go: time (sample time order) or perf (where perf 7.3.4 prints them, at their deferred record)")
+	enumFlag(cmd, "ordering", orderingNames[:])
 	fl.BoolVar(&opts.Collapsed.PID, "collapse-pid", false, "collapsed: append -PID to process names (stackcollapse-perf.pl --pid)")
 	fl.BoolVar(&opts.Collapsed.TID, "collapse-tid", false, "collapsed: append -PID/TID to process names (stackcollapse-perf.pl --tid)")
 	fl.BoolVar(&opts.Collapsed.Kernel, "kernel", false, "collapsed: mark kernel frames with _[k]")
@@ -181,13 +188,16 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
-	so := session.Options{Symbolize: symbolize.Options{MaxStack: opts.MaxStack}}
+	so := session.Options{Symbolize: symbolize.Options{MaxStack: opts.MaxStack}, Ordering: opts.Ordering}
 	if opts.Format == output.FormatJSON {
 		// JSON is the same in every dialect: the newest dialect's
 		// symbolization, full names with parameters and inline frames
 		// (docs/json.md).
 		so.Symbolize.Compat = compat.Known()[0]
 	}
+	// perf script forgets a thread at its EXIT: a sample printed after it
+	// (a deferred one flushed at the end) shows the comm ":TID".
+	so.Symbolize.DropExitedThreads = opts.Ordering == session.AsPerf
 	if opts.ShowTaskEvents {
 		so.Show = append(so.Show, decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit)
 	}
@@ -276,3 +286,31 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	}
 	return nil
 }
+
+// orderingNames are the values of --ordering, by session.Ordering.
+var orderingNames = [...]string{session.ByTime: "time", session.AsPerf: "perf"}
+
+// orderingValue is the pflag.Value of --ordering.
+type orderingValue struct{ o *session.Ordering }
+
+// String returns the ordering's name.
+func (v *orderingValue) String() string {
+	if v.o == nil || int(*v.o) >= len(orderingNames) {
+		return orderingNames[0]
+	}
+	return orderingNames[*v.o]
+}
+
+// Set parses an ordering name.
+func (v *orderingValue) Set(name string) error {
+	for i, n := range orderingNames {
+		if n == name {
+			*v.o = session.Ordering(i)
+			return nil
+		}
+	}
+	return fmt.Errorf("unknown ordering %q (known: time, perf)", name)
+}
+
+// Type is the value's name in --help.
+func (v *orderingValue) Type() string { return "order" }

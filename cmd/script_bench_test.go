@@ -4,6 +4,7 @@ import (
 	"context"
 	"io"
 	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/internal/iostreams"
@@ -41,3 +42,26 @@ func benchmarkScript(b *testing.B, extra ...string) {
 func BenchmarkScriptText(b *testing.B)      { benchmarkScript(b) }
 func BenchmarkScriptCollapsed(b *testing.B) { benchmarkScript(b, "--format", "collapsed") }
 func BenchmarkScriptJSON(b *testing.B)      { benchmarkScript(b, "--format", "json") }
+
+// benchmarkDeferred runs script over the real deferred recording
+// ../shared/kernel/c-threads (threads whose merged samples perf prints
+// out of time order) with extra flags.
+func benchmarkDeferred(b *testing.B, extra ...string) {
+	dir := filepath.Join(testfixture.SharedDir(b), "kernel")
+	if _, err := os.Stat(filepath.Join(dir, "c-threads", "perf.data")); err != nil {
+		b.Skip("kernel/c-threads absent")
+	}
+	args := append([]string{"script", "--symfs", filepath.Join(dir, "c-threads", "symfs"), "--kallsyms", filepath.Join(dir, "kallsyms"),
+		filepath.Join(dir, "c-threads", "perf.data")}, extra...)
+	b.ReportAllocs()
+	for b.Loop() {
+		ios := &iostreams.IOStreams{In: nil, Out: io.Discard, ErrOut: io.Discard}
+		f := &Factory{IO: ios, Getenv: func(string) string { return "" }}
+		if code := Run(context.Background(), f, args); code != ExitOK {
+			b.Fatalf("exit %d", code)
+		}
+	}
+}
+
+func BenchmarkScriptDeferredTime(b *testing.B) { benchmarkDeferred(b) }
+func BenchmarkScriptDeferredPerf(b *testing.B) { benchmarkDeferred(b, "--ordering", "perf") }

@@ -1,10 +1,14 @@
 package cmd
 
 import (
+	"bytes"
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
+	"sort"
+	"strings"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/internal/testfixture"
@@ -16,6 +20,10 @@ type perf7Run struct {
 	golden string   // path in the case folder
 	args   []string // flags after "script --symfs S --kallsyms K -i DATA"
 	data   string   // input in the case folder; "" is perf.data
+	// byTime: the golden is in perf's order and the run in perfstitch's
+	// default time order: the output must hold the golden's sample
+	// blocks (see sameBlocks) in sample time order.
+	byTime bool
 }
 
 // perf7CorpusRuns are the perf7/ goldens of every ../shared/corpus case
@@ -26,18 +34,27 @@ var perf7CorpusRuns = []perf7Run{
 	{golden: "perf7/script-F.txt", args: []string{"-F", "comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,period"}},
 	{golden: "perf7/script-events.txt", args: []string{"-G", "--show-task-events", "--show-mmap-events"}},
 	{golden: "perf7/deferred-upstream.script-nomerge.txt", args: []string{"--no-merge-callchains"}, data: "perf7/deferred-upstream.data"},
+	{golden: "perf7/deferred-upstream.script.txt", args: []string{"--ordering", "perf"}, data: "perf7/deferred-upstream.data"},
+	{golden: "perf7/deferred-upstream.script.txt", data: "perf7/deferred-upstream.data", byTime: true},
+	{golden: "perf7/deferred-upstreamdrop5.script.txt", args: []string{"--ordering", "perf"}, data: "perf7/deferred-upstreamdrop5.data"},
+	{golden: "perf7/deferred-upstreamdrop5.script.txt", data: "perf7/deferred-upstreamdrop5.data", byTime: true},
+	// perf 7.3.4 cannot read the seed ABI: the truth is the original's.
+	{golden: "perf7/script.txt", data: "perf7/deferred-v6.data"},
 }
 
 // perf7KernelRuns are the goldens of the real deferred recordings of
 // ../shared/kernel (kernel/README.md).
 var perf7KernelRuns = []perf7Run{
-	{golden: "script.txt"},
-	{golden: "script-G.txt", args: []string{"-G"}},
+	{golden: "script.txt", args: []string{"--ordering", "perf"}},
+	{golden: "script.txt", byTime: true},
+	{golden: "script-G.txt", args: []string{"-G", "--ordering", "perf"}},
+	{golden: "script-G.txt", args: []string{"-G"}, byTime: true},
 	{golden: "script-nomerge.txt", args: []string{"--no-merge-callchains"}},
 }
 
 // perf7Symbols marks the goldens that differ from perfstitch only in the
-// symbol-name column (perf 7.3.4 demangles C++ names with their
+// symbol-name column (PERFSTITCH_PERF7_EXACT=1 in the environment compares
+// them byte for byte all the same) (perf 7.3.4 demangles C++ names with their
 // parameters and return types and names PLT entries "sym@plt"): they are
 // compared through normaliseSymbols until the symbolizer prints those
 // names. Keyed by "case/golden".
@@ -47,20 +64,9 @@ var perf7Symbols = map[string]bool{}
 // reason outside the script text layout, keyed by "case/golden".
 var perf7Pending = map[string]string{}
 
-// perf7MergedPending is why the merged kernel goldens differ: perf 7.3.4
-// prints a merged sample where its CALLCHAIN_DEFERRED record arrives,
-// with the thread's comm and maps of that moment (stitch, symbolize).
-const perf7MergedPending = "merged samples at their record's position, with comm and maps of that time (stitch/symbolize)"
-
 // perf7KernelPending lists the kernel goldens that are not reproduced
-// yet; the merged script.txt of every deferred recording is
-// perf7MergedPending.
-var perf7KernelPending = map[string]string{
-	"c-threads/script-G.txt":  perf7MergedPending,
-	"cpp/script-G.txt":        perf7MergedPending,
-	"go/script-G.txt":         perf7MergedPending,
-	"two-events/script-G.txt": "a sample left waiting at the end prints its exited thread as \":TID\" (stitch/symbolize)",
-}
+// yet, keyed by "case/golden".
+var perf7KernelPending = map[string]string{}
 
 // symbolColumn matches the symbol of a callchain line ("\tADDR SYM
 // (DSO)") and of a sample line without callchain ("...: ADDR SYM
@@ -68,13 +74,19 @@ var perf7KernelPending = map[string]string{
 // DSO, or "(inlined)".
 var (
 	chainSymbol  = regexp.MustCompile(`(?m)^(\t *[0-9a-f]+ ).*?( \([^()\n]*\))$`)
+	unwindEnd    = regexp.MustCompile(`(?m)^\t *ffffffffffffffff \[unknown\] \(\[unknown\]\)\n`)
+	inlineRow    = regexp.MustCompile(`(?m)^\t *[0-9a-f]+ [^\n]* \(inlined\)\n`)
 	sampleSymbol = regexp.MustCompile(`(?m)^([^\t\n].*[a-z-]+: +[0-9a-f]+ ).*?( \([^()\n]*\))$`)
 )
 
-// normaliseSymbols replaces every symbol name of script output by "SYM",
-// so that output whose symbols the symbolizer does not print as perf
+// normaliseSymbols replaces every symbol name of script output by "SYM"
+// and leaves out the "(inlined)" rows (perf 7.3.4 adds them to
+// frame-pointer chains too) and libunwind's terminal ffffffffffffffff
+// frame of DWARF-unwound chains (perf 7.3.4 prints none), so that output whose symbols the symbolizer does not print as perf
 // 7.3.4 yet can be compared in every other column.
 func normaliseSymbols(b []byte) []byte {
+	b = inlineRow.ReplaceAll(b, nil)
+	b = unwindEnd.ReplaceAll(b, nil)
 	b = chainSymbol.ReplaceAll(b, []byte("${1}SYM${2}"))
 	return sampleSymbol.ReplaceAll(b, []byte("${1}SYM${2}"))
 }
@@ -109,9 +121,6 @@ func TestPerf7Script(t *testing.T) {
 			if !ok {
 				pending = perf7KernelPending[key]
 			}
-			if !ok && pending == "" && r.golden == "script.txt" && name != "c-threads-nodefer" {
-				pending = perf7MergedPending
-			}
 			checkPerf7(t, key, dir, filepath.Join(dir, "symfs"), filepath.Join(root, "kallsyms"), r, perf7Symbols[key], pending)
 		}
 	}
@@ -120,7 +129,14 @@ func TestPerf7Script(t *testing.T) {
 // checkPerf7 runs one perf7Run in dir (skipped when its golden is absent
 // or pending) and compares with the golden.
 func checkPerf7(t *testing.T, key, dir, symfs, kallsyms string, r perf7Run, normalise bool, pending string) {
-	t.Run(key, func(t *testing.T) {
+	name := key
+	if r.data != "" {
+		name += "<" + filepath.Base(r.data)
+	}
+	if r.byTime {
+		name += "(time order)"
+	}
+	t.Run(name, func(t *testing.T) {
 		want, err := os.ReadFile(filepath.Join(dir, r.golden))
 		if os.IsNotExist(err) {
 			t.Skip("no such golden")
@@ -134,6 +150,8 @@ func checkPerf7(t *testing.T, key, dir, symfs, kallsyms string, r perf7Run, norm
 		data := r.data
 		if data == "" {
 			data = "perf.data"
+		} else if _, err := os.Stat(filepath.Join(dir, data)); err != nil {
+			t.Skip("no such recording")
 		}
 		args := append([]string{"script", "--symfs", symfs, "--kallsyms", kallsyms, "-i", filepath.Join(dir, data)}, r.args...)
 		f, out, errOut := testFactory()
@@ -141,11 +159,114 @@ func checkPerf7(t *testing.T, key, dir, symfs, kallsyms string, r perf7Run, norm
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		got := out.Bytes()
-		if normalise {
+		if normalise && os.Getenv("PERFSTITCH_PERF7_EXACT") == "" {
 			got, want = normaliseSymbols(got), normaliseSymbols(want)
+		}
+		if r.byTime {
+			if d := sameBlocks(got, want); d != "" {
+				t.Errorf("%s: %s", r.golden, d)
+			}
+			return
 		}
 		if d := testfixture.FirstDiff(got, want); d != "" {
 			t.Errorf("%s: first difference at %s", r.golden, d)
 		}
 	})
+}
+
+// blockTime finds the time of a sample block's first line.
+var blockTime = regexp.MustCompile(`^[^\n]*? +([0-9]+)\.([0-9]+): `)
+
+// exitedComm matches the comm perf script gives a sample whose thread
+// had exited (":TID", then the tid column), and the comm of any block.
+var (
+	exitedComm = regexp.MustCompile(`^ *:([0-9]+) +([0-9]+) `)
+	anyComm    = regexp.MustCompile(`^.*? +([0-9]+) `)
+)
+
+// splitBlocks splits script output into its sample blocks: the
+// paragraphs of callchain output, the lines of -G output.
+func splitBlocks(b []byte) []string {
+	sep := "\n\n"
+	if !bytes.Contains(b, []byte(sep)) {
+		sep = "\n"
+	}
+	var out []string
+	for _, blk := range strings.SplitAfter(string(b), sep) {
+		if blk != "" {
+			out = append(out, blk)
+		}
+	}
+	return out
+}
+
+// sameBlocks reports how got fails to hold want's sample blocks (as a
+// multiset) in sample time order, "" if it does. A golden block of an
+// exited thread (comm ":TID") matches the block with the thread's
+// real name, which perfstitch prints in time order (docs/stitching.md).
+func sameBlocks(got, want []byte) string {
+	g, w := splitBlocks(got), splitBlocks(want)
+	var prev string
+	for i, blk := range g {
+		m := blockTime.FindStringSubmatch(blk)
+		if m == nil {
+			return fmt.Sprintf("block %d has no time: %q", i+1, blk)
+		}
+		ts := fmt.Sprintf("%012s.%s", m[1], m[2])
+		if ts < prev {
+			return fmt.Sprintf("block %d (time %s) before the previous one's %s: %q", i+1, ts, prev, blk)
+		}
+		prev = ts
+	}
+	count := map[string]int{}
+	for _, blk := range w {
+		count[blk]++
+	}
+	var extra []string
+	for _, blk := range g {
+		if count[blk] > 0 {
+			count[blk]--
+			continue
+		}
+		extra = append(extra, blk)
+	}
+	// The exited threads' blocks, with the comm left out.
+	exited := map[string]int{}
+	var missing []string
+	for blk, n := range count {
+		for range n {
+			if m := exitedComm.FindStringSubmatchIndex(blk); m != nil && blk[m[2]:m[3]] == blk[m[4]:m[5]] {
+				exited[blk[m[4]:]]++
+				continue
+			}
+			missing = append(missing, blk)
+		}
+	}
+	var unmatched []string
+	for _, blk := range extra {
+		if m := anyComm.FindStringSubmatchIndex(blk); m != nil {
+			if rest := blk[m[2]:]; exited[rest] > 0 {
+				exited[rest]--
+				continue
+			}
+		}
+		unmatched = append(unmatched, blk)
+	}
+	for blk, n := range exited {
+		for range n {
+			missing = append(missing, ":TID"+blk)
+		}
+	}
+	if len(missing) == 0 && len(unmatched) == 0 {
+		return ""
+	}
+	sort.Strings(missing)
+	sort.Strings(unmatched)
+	first := func(l []string) string {
+		if len(l) == 0 {
+			return "(none)"
+		}
+		return fmt.Sprintf("%q", l[0])
+	}
+	return fmt.Sprintf("%d golden blocks missing, first %s; %d blocks not in the golden, first %s", len(missing), first(missing), len(unmatched), first(unmatched))
 }

@@ -192,14 +192,7 @@ func timeOrderIndexes(t *testing.T, path string, fileOrder []int) map[int]bool {
 // corpusPending lists the deferred corpus files whose injected version
 // perf does not read as the original yet, with the reason; the test fails
 // when one starts to match, so that the list shrinks.
-var corpusPending = map[string]string{
-	// The recording's seed-ABI records come through the last sampling
-	// event of the kernel entry only, and the stitcher joins a seed record
-	// emitted through a deferring event to that event's samples alone
-	// (stitch.sameEvent), so the other event's samples take the next
-	// record's user part.
-	"two-events/deferred-v6.data": "seed record through one of two deferring events (stitch)",
-}
+var corpusPending = map[string]string{}
 
 // TestPerfReadsInjectedCorpus: perf 6.1 prints for the injected version of
 // every deferred corpus recording what it printed for the original

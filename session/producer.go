@@ -47,9 +47,10 @@ type batch struct {
 
 // item is one stitched item: a sample (stored in sample) or a record.
 type item struct {
-	smp    stitch.Sample
-	sample decode.Sample
-	rec    decode.Record
+	smp      stitch.Sample
+	sample   decode.Sample
+	rec      decode.Record
+	seq, low uint64
 }
 
 // startProducer starts reading st on a goroutine.
@@ -103,6 +104,7 @@ func (b *batch) fill(st *stitch.Stitcher) {
 	for b.n < batchSize && st.Next() {
 		e := st.Event()
 		it := &b.items[b.n]
+		it.seq, it.low = e.Seq, e.Low
 		if e.Sample != nil {
 			src := e.Sample.Sample
 			cc := src.Callchain
@@ -159,9 +161,9 @@ func (pr *producer) next() (e stitch.Event, ok bool, err error) {
 	it := &pr.cur.items[pr.pos]
 	pr.pos++
 	if it.rec != nil {
-		return stitch.Event{Record: it.rec}, true, nil
+		return stitch.Event{Record: it.rec, Seq: it.seq, Low: it.low}, true, nil
 	}
-	return stitch.Event{Sample: &it.smp}, true, nil
+	return stitch.Event{Sample: &it.smp, Seq: it.seq, Low: it.low}, true, nil
 }
 
 // stop cancels the goroutine and waits for it.

@@ -42,8 +42,11 @@ type Options struct {
 	// Symbolize configures the symbolizer; Open sets its Meta to the
 	// recording's.
 	Symbolize symbolize.Options
-	// Stitch configures the stitcher.
+	// Stitch configures the stitcher; Open sets its Order from Ordering.
 	Stitch stitch.Options
+	// Ordering is where deferred samples are yielded: in time order (the
+	// zero value) or where perf 7.3.4 prints them.
+	Ordering Ordering
 	// Filter selects the samples Next yields.
 	Filter Filter
 
@@ -67,7 +70,7 @@ type Options struct {
 }
 
 // Session is one run of a recording through decode, stitch and
-// symbolize. Next yields, in time order, every sample that passes the
+// symbolize. Next yields, in time order (or perf's, see Options.Ordering), every sample that passes the
 // filters (resolved, as a *symbolize.Event) and the records asked for
 // with Options.Show (as a *Record); everything else only updates the
 // process model. A Session is not safe for concurrent use.
@@ -89,6 +92,14 @@ type Session struct {
 	hidden   bool
 	n        int
 	err      error
+	stopped  bool // the context ended the iteration
+
+	// ByTime: the items held back until nothing earlier can come (the
+	// stitcher's low mark), and the one yielded from there.
+	ro    reorder
+	low   uint64
+	ended bool
+	cur   *held
 
 	// In file mode decode and stitch run in a producer goroutine that
 	// hands copies of their items over in batches (see producer).
@@ -144,7 +155,12 @@ func (s *Session) setup() error {
 	}
 	s.sym = sym
 	s.recs = f.Records(decode.TimeOrder)
-	s.st = stitch.New(s.recs, s.opts.Stitch)
+	stOpts := s.opts.Stitch
+	stOpts.Order = stitch.ArrivalOrder
+	if s.opts.Ordering == AsPerf {
+		stOpts.Order = stitch.PerfOrder
+	}
+	s.st = stitch.New(s.recs, stOpts)
 	if !f.Header.Pipe {
 		// Pipe mode stays on one goroutine: its events and feature data
 		// grow while records are read.
@@ -154,22 +170,40 @@ func (s *Session) setup() error {
 }
 
 // Next advances to the next sample or shown record.
+//
+// The stitcher delivers a completed deferred sample when its record
+// arrives (stitch.ArrivalOrder or PerfOrder), and the sample is resolved
+// then, with the process model of that moment, as perf resolves it. By
+// time (Options.Ordering), the items that must follow a sample still
+// waiting in the stitcher are held, resolved, until it comes.
 func (s *Session) Next() bool {
+	if s.cur != nil {
+		s.ro.put(s.cur)
+		s.cur = nil
+	}
 	for {
-		if s.err != nil {
+		if h := s.ro.pop(s.low); h != nil {
+			s.cur, s.isSample, s.hidden = h, h.isSample, h.hidden
+			return true
+		}
+		if s.stopped || s.ended {
 			return false
 		}
 		e, ok := s.next()
 		if !ok {
-			return false
+			// Whatever ended the input, the held items go out first.
+			s.ended, s.low = true, ^uint64(0)
+			continue
 		}
 		if s.n++; s.n%checkEvery == 0 {
 			if err := s.ctx.Err(); err != nil {
-				s.err = err
+				s.err, s.stopped = err, true
 				return false
 			}
 			s.progress(e)
 		}
+		s.low = e.Low
+		direct := s.opts.Ordering == AsPerf || (len(s.ro.h) == 0 && e.Seq < e.Low)
 		if e.Sample != nil {
 			c := &e.Sample.Sample.RecordCommon
 			if !s.filter.keepSample(c) {
@@ -179,17 +213,37 @@ func (s *Session) Next() bool {
 			if hidden && !s.opts.CountHidden {
 				continue
 			}
-			s.sym.Resolve(e.Sample, &s.ev)
-			if !s.filter.keepResolved(&s.ev) {
+			ev := &s.ev
+			var h *held
+			if !direct {
+				h = s.ro.holdSample(e.Sample, e.Seq)
+				ev = &h.ev
+				s.sym.Resolve(&h.smp, ev)
+			} else {
+				s.sym.Resolve(e.Sample, ev)
+			}
+			if !s.filter.keepResolved(ev) {
 				if !s.opts.CountHidden {
+					if h != nil {
+						s.ro.put(h)
+					}
 					continue
 				}
 				hidden = true
+			}
+			if h != nil {
+				h.hidden = hidden
+				s.ro.push(h)
+				continue
 			}
 			s.isSample, s.hidden = true, hidden
 			return true
 		}
 		if s.yieldRecord(e.Record) {
+			if !direct {
+				s.ro.push(s.ro.holdRecord(&s.rec, e.Seq))
+				continue
+			}
 			s.isSample = false
 			return true
 		}
@@ -238,6 +292,9 @@ func (s *Session) Event() *symbolize.Event {
 	if !s.isSample {
 		return nil
 	}
+	if s.cur != nil {
+		return &s.cur.ev
+	}
 	return &s.ev
 }
 
@@ -246,6 +303,9 @@ func (s *Session) Event() *symbolize.Event {
 func (s *Session) Record() *Record {
 	if s.isSample {
 		return nil
+	}
+	if s.cur != nil {
+		return &s.cur.rec
 	}
 	return &s.rec
 }

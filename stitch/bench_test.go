@@ -53,9 +53,15 @@ func deferredStream(n int) []decode.Record {
 // TestPendingStaysFlat checks that the memory held does not grow with the
 // input: the high-water marks are the same for 100 and 10000 entries.
 func TestPendingStaysFlat(t *testing.T) {
+	for _, order := range []stitch.Order{stitch.TimeOrder, stitch.PerfOrder, stitch.ArrivalOrder} {
+		pendingStaysFlat(t, order)
+	}
+}
+
+func pendingStaysFlat(t *testing.T, order stitch.Order) {
 	var marks [2][2]int
 	for i, n := range []int{100, 3000} {
-		st := stitch.New(&sliceSource{recs: deferredStream(n)}, stitch.Options{})
+		st := stitch.New(&sliceSource{recs: deferredStream(n)}, stitch.Options{Order: order})
 		for st.Next() {
 		}
 		s := st.Stats()
@@ -65,20 +71,27 @@ func TestPendingStaysFlat(t *testing.T) {
 		marks[i] = [2]int{s.PendingHighWater, s.QueueHighWater}
 	}
 	if marks[0] != marks[1] {
-		t.Errorf("high-water marks grow with the input: %v for 100 entries, %v for 3000", marks[0], marks[1])
+		t.Errorf("order %d: high-water marks grow with the input: %v for 100 entries, %v for 3000", order, marks[0], marks[1])
 	}
 }
 
 // BenchmarkStitchSynthetic measures the Stitcher alone (no decoding) per
 // record on an in-memory deferred stream.
 func BenchmarkStitchSynthetic(b *testing.B) {
-	recs := deferredStream(1000)
-	b.ReportAllocs()
-	b.ResetTimer()
-	for b.Loop() {
-		st := stitch.New(&sliceSource{recs: recs}, stitch.Options{})
-		for st.Next() {
-		}
+	for _, o := range []struct {
+		name  string
+		order stitch.Order
+	}{{"time", stitch.TimeOrder}, {"perf", stitch.PerfOrder}, {"arrival", stitch.ArrivalOrder}} {
+		b.Run(o.name, func(b *testing.B) {
+			recs := deferredStream(1000)
+			b.ReportAllocs()
+			b.ResetTimer()
+			for b.Loop() {
+				st := stitch.New(&sliceSource{recs: recs}, stitch.Options{Order: o.order})
+				for st.Next() {
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(recs)), "ns/record")
+		})
 	}
-	b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N*len(recs)), "ns/record")
 }

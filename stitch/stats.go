@@ -22,7 +22,8 @@ type Stats struct {
 	Records [3]uint64
 	// DuplicateRecords counts records that repeated the tid and cookie of
 	// the record just matched for that thread (defer_output on several
-	// events) and so found nothing to join.
+	// events) and so found nothing to join; in the seed ABI, the tid and
+	// user PCs (each deferring event wrote its own record).
 	DuplicateRecords uint64
 	// OrphanRecords counts records that found no waiting sample of their
 	// thread (and were not duplicates): another session's unwind, or

@@ -78,7 +78,16 @@ type Source interface {
 // and Record is set. Record carries every non-sample record passed through
 // unchanged (MMAP, COMM, FORK, EXIT, ... and, with Options.NoMerge,
 // CALLCHAIN_DEFERRED). Both are valid until the next call to Next.
+//
+// In PerfOrder and ArrivalOrder, Seq is the item's position in the source
+// (how many records were read before it) and Low the lowest Seq an event
+// delivered after this one can have, so that a consumer can put events
+// back in source order: an event with a Seq below Low has nothing before
+// it still to come. Both are 0 in TimeOrder, which delivers in source
+// order.
 type Event struct {
 	Sample *Sample
 	Record decode.Record
+
+	Seq, Low uint64
 }

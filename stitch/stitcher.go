@@ -31,7 +31,43 @@ type Options struct {
 	// samples that come later. perf 6.19 matches nothing without a thread
 	// id, and neither does the Stitcher without CookieOnly.
 	CookieOnly bool
+
+	// Order says where deferred samples are delivered: TimeOrder (the
+	// zero value), PerfOrder or ArrivalOrder.
+	Order Order
 }
+
+// Order is where a [Stitcher] delivers the deferred samples it completes.
+type Order uint8
+
+// Delivery orders.
+const (
+	// TimeOrder delivers every sample in its own (time) position: a
+	// deferred sample holds back everything behind it until its record
+	// arrives, its thread exits, the input ends or Options.MaxPending
+	// releases it. Side-band records between a sample and its record
+	// therefore come after the sample.
+	TimeOrder Order = iota
+
+	// PerfOrder delivers as perf 7.3.4 does (perf-format.md §8, and
+	// tools/perf/util/session.c): nothing but the deferred samples is
+	// held back. A CALLCHAIN_DEFERRED record delivers every waiting
+	// sample of its thread, oldest first, in its place (joined when the
+	// cookie matches, CookieMismatch otherwise); a thread's EXIT releases
+	// nothing; the samples still waiting at the end come last, oldest
+	// first (NoRecord). The records that come between a sample and its
+	// deferred record are delivered before the sample, so a consumer that
+	// keeps a process model sees the sample with the model of its
+	// record's time, as perf resolves it.
+	PerfOrder
+
+	// ArrivalOrder is PerfOrder for consumers that put the samples back
+	// in time order themselves (with Event.Seq and Event.Low): samples
+	// are delivered as soon as they are complete, so a thread's EXIT
+	// releases its waiting samples (before the EXIT itself), and so do
+	// records without a thread id when no record has one.
+	ArrivalOrder
+)
 
 // cookieOnlyMemory is how many thread-less records Options.CookieOnly
 // remembers for samples that come after them.
@@ -39,20 +75,19 @@ const cookieOnlyMemory = 4096
 
 // Stitcher joins deferred user callchains onto their samples. It reads a
 // time-ordered [Source] (decode.TimeOrder) and delivers every record of it,
-// except the CALLCHAIN_DEFERRED records it consumed, in the same order, with
-// deferred samples completed in place: the output is what the kernel would
-// have written without deferral. A deferred sample holds back everything
-// behind it until its record arrives, its thread exits, the input ends or
-// Options.MaxPending releases it.
+// except the CALLCHAIN_DEFERRED records it consumed. In TimeOrder it
+// delivers them in the same order, with deferred samples completed in
+// place: the output is what the kernel would have written without
+// deferral. In PerfOrder and ArrivalOrder a completed sample is delivered
+// where perf 7.3.4 delivers it, when its record arrives (see [Order]).
 //
 // Matching follows perf 6.19 (tools/perf/util/session.c): a record joins
 // the waiting samples of its thread (tid) with its cookie (in the seed
 // ABI, which has no cookie, all of them); waiting samples
 // of the same thread with another cookie are delivered without their user
 // part (CookieMismatch); samples still waiting at the end are delivered
-// without it too (NoRecord). Records are never matched by event id or CPU,
-// except in the seed ABI, where a record whose event itself defers joins
-// only that event's samples. Samples are indexed per thread, so a record
+// without it too (NoRecord). Records are never matched by event id or CPU.
+// Samples are indexed per thread, so a record
 // costs time proportional to its thread's waiting samples.
 type Stitcher struct {
 	src  Source
@@ -80,6 +115,13 @@ type Stitcher struct {
 	free []*entry // recycled entries, with their sample buffers
 	last *entry   // delivered by the previous Next, recycled by the next
 
+	// PerfOrder and ArrivalOrder: q holds every entry not yet delivered
+	// (and the delivered ones behind an older waiting sample), in source
+	// order; out the complete entries to deliver next, in order. seq is
+	// the position of the next source record.
+	out ring
+	seq uint64
+
 	cur     Sample // the sample delivered straight from the source
 	ev      Event
 	srcDone bool
@@ -93,7 +135,7 @@ type Stitcher struct {
 type waitList struct {
 	tid        int32
 	e          []*entry
-	lastCookie uint64
+	lastCookie uint64 // cookie ABI; in the seed ABI a hash of its user PCs
 	hasLast    bool
 }
 
@@ -109,6 +151,10 @@ type entry struct {
 	klen  int // length of the kernel part of a deferred sample's chain
 	tid   int32
 	ready bool // complete; may be delivered once everything before it was
+
+	seq  uint64 // position in the source (PerfOrder, ArrivalOrder)
+	inQ  bool   // still in Stitcher.q (PerfOrder, ArrivalOrder)
+	done bool   // delivered (PerfOrder, ArrivalOrder)
 }
 
 // Causes of a NoRecord release.
@@ -133,6 +179,9 @@ func New(src Source, opts Options) *Stitcher {
 // [Stitcher.Err]); samples still waiting then have been delivered as
 // NoRecord.
 func (s *Stitcher) Next() bool {
+	if s.opts.Order != TimeOrder {
+		return s.nextArrival()
+	}
 	if s.last != nil {
 		s.recycle(s.last)
 		s.last = nil
@@ -324,9 +373,12 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 				matched++
 			} else {
 				e.smp.State = CookieMismatch
-				e.ready = true
+				s.complete(e)
 			}
-		case rec.ABI == decode.DeferredSeed && e.smp.ABI == decode.DeferredSeed && sameEvent(e, rec):
+		case rec.ABI == decode.DeferredSeed && e.smp.ABI == decode.DeferredSeed:
+			// No cookie: a record joins every waiting sample of its
+			// thread, whichever event took it and whichever event the
+			// record came through (the seed-era perf did the same).
 			s.join(e, rec.IPs)
 			matched++
 		default:
@@ -339,17 +391,34 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 	if wl != nil {
 		wl.e = keep
 	}
+	key := rec.Cookie
+	if rec.ABI == decode.DeferredSeed {
+		key = hashIPs(rec.IPs)
+	}
 	switch {
 	case matched > 0:
 		s.stats.SamplesPerRecord.Add(matched)
-		if rec.ABI == decode.DeferredCookie {
-			wl.lastCookie, wl.hasLast = rec.Cookie, true
-		}
-	case rec.ABI == decode.DeferredCookie && wl != nil && wl.hasLast && wl.lastCookie == rec.Cookie:
+		wl.lastCookie, wl.hasLast = key, true
+	case wl != nil && wl.hasLast && wl.lastCookie == key:
 		s.stats.DuplicateRecords++
 	default:
 		s.stats.OrphanRecords++
 	}
+}
+
+// hashIPs is FNV-1a over user PCs: a seed-ABI record that repeats the
+// user PCs of the one just matched for its thread (written through
+// another deferring event) counts as a duplicate.
+func hashIPs(ips []uint64) uint64 {
+	h := uint64(14695981039346656037)
+	for _, ip := range ips {
+		for range 8 {
+			h ^= ip & 0xff
+			h *= 1099511628211
+			ip >>= 8
+		}
+	}
+	return h
 }
 
 // matchCookie joins a thread-less cookie-ABI record to every waiting
@@ -404,13 +473,6 @@ func (s *Stitcher) waitList(tid int32, create bool) *waitList {
 	return wl
 }
 
-// sameEvent reports whether a seed-ABI record may join e: records emitted
-// through an event that itself defers belong to that event's samples only
-// (each deferring event got its own record per kernel entry).
-func sameEvent(e *entry, rec *decode.CallchainDeferred) bool {
-	return rec.Attr == nil || !rec.Attr.DeferCallchain() || e.buf.Attr == nil || e.buf.Attr == rec.Attr
-}
-
 // join completes a waiting sample with the user PCs of its record: the
 // chain becomes the kernel part, PERF_CONTEXT_USER and the PCs, as the
 // kernel writes it without deferral.
@@ -423,7 +485,7 @@ func (s *Stitcher) join(e *entry, ips []uint64) {
 		e.buf.Size = uint16(size)
 	}
 	e.smp.State = Stitched
-	e.ready = true
+	s.complete(e)
 }
 
 // release delivers the waiting samples of tid without user part.
@@ -447,6 +509,10 @@ func (s *Stitcher) release(tid int32, cause int) {
 
 // releaseAll delivers every waiting sample without user part.
 func (s *Stitcher) releaseAll(cause int) {
+	if s.opts.Order != TimeOrder {
+		s.releaseAllInOrder(cause)
+		return
+	}
 	for tid := range s.pending {
 		s.release(tid, cause)
 	}
@@ -454,7 +520,7 @@ func (s *Stitcher) releaseAll(cause int) {
 
 func (s *Stitcher) noRecord(e *entry, cause int) {
 	e.smp.State = NoRecord
-	e.ready = true
+	s.complete(e)
 	s.npending--
 	switch cause {
 	case causeExit:

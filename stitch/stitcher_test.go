@@ -325,7 +325,7 @@ func TestStitcher(t *testing.T) {
 			}
 		},
 	}, {
-		name: "seed ABI matches by tid and, for deferring emitters, by event",
+		name: "seed ABI matches by tid, whatever the events",
 		in: []decode.Record{
 			smp(evA, 1, 10, K, 0xf1, D),
 			smp(evB, 1, 11, K, 0xf2, D),
@@ -336,9 +336,9 @@ func TestStitcher(t *testing.T) {
 			seedRec(evT, 2, 15, 0xc1), // through a non-deferring event: tid only
 		},
 		want: []string{
-			"SAMPLE stitched tid=1 t=10 [K f1 U a1 a2]",
+			"SAMPLE stitched tid=1 t=10 [K f1 U b1]",
 			"SAMPLE stitched tid=1 t=11 [K f2 U b1]",
-			"SAMPLE stitched tid=1 t=12 [U a1 a2]",
+			"SAMPLE stitched tid=1 t=12 [U b1]",
 			"SAMPLE stitched tid=2 t=14 [K f3 U c1]",
 		},
 	}, {

@@ -46,6 +46,11 @@ type Options struct {
 	// Meta is the recording's feature data: its build-id table and
 	// OSRelease. May be nil.
 	Meta *decode.Meta
+	// DropExitedThreads forgets a thread at its EXIT, as perf script
+	// does (perf report keeps them: symbol_conf.keep_exited_threads): a
+	// later sample of that tid makes a new thread named ":TID". By
+	// default exited threads are kept.
+	DropExitedThreads bool
 }
 
 // DefaultMaxStack is perf's default --max-stack (PERF_MAX_STACK_DEPTH):
@@ -277,7 +282,9 @@ func (s *Symbolizer) Observe(r decode.Record) {
 	case *decode.Fork:
 		s.observeFork(r)
 	case *decode.Exit:
-		if t := s.threads[r.TID]; t != nil {
+		if s.opts.DropExitedThreads {
+			delete(s.threads, r.TID)
+		} else if t := s.threads[r.TID]; t != nil {
 			t.exited = true
 		}
 	case *decode.Ksymbol:

@@ -243,7 +243,9 @@ func checkRoundTrip(t *testing.T, opts deferralsim.Options, sopts stitch.Options
 			t.Errorf("%d duplicate records, want %d", s.DuplicateRecords, truth.Records/2)
 		}
 	case opts.DropEvery == 0:
-		if s.OrphanRecords != 0 || s.DuplicateRecords != 0 {
+		// Seed ABI: each deferring event writes its own record, and the
+		// first joins the samples of all (by tid): the others repeat it.
+		if s.OrphanRecords != 0 || (s.DuplicateRecords != 0 && opts.ABI != decode.DeferredSeed) {
 			t.Errorf("orphan %d, duplicate %d records; want none", s.OrphanRecords, s.DuplicateRecords)
 		}
 	}

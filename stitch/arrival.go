@@ -1,0 +1,198 @@
+package stitch
+
+import "github.com/perfstitch/perfstitch/decode"
+
+// This file is the delivery of PerfOrder and ArrivalOrder: only deferred
+// samples are held (in s.q, in source order, and in their thread's wait
+// list); everything else is delivered as it is read, and a completed
+// sample goes to s.out, which is drained before the next source record is
+// read.
+
+// complete marks a held sample complete; outside TimeOrder it is then
+// delivered next.
+func (s *Stitcher) complete(e *entry) {
+	e.ready = true
+	if s.opts.Order != TimeOrder {
+		s.out.push(e)
+	}
+}
+
+// nextArrival is Next in PerfOrder and ArrivalOrder.
+func (s *Stitcher) nextArrival() bool {
+	if e := s.last; e != nil {
+		s.last = nil
+		if !e.inQ {
+			s.recycle(e)
+		}
+	}
+	for {
+		if s.out.n > 0 {
+			e := s.out.pop()
+			s.deliver(e)
+			e.done = true
+			s.popDone()
+			s.ev.Seq, s.ev.Low = e.seq, s.low()
+			return true
+		}
+		if s.srcDone {
+			if s.npending == 0 {
+				return false
+			}
+			s.releaseAll(causeEnd)
+			continue
+		}
+		if !s.src.Next() {
+			s.srcDone = true
+			s.err = s.src.Err()
+			continue
+		}
+		seq := s.seq
+		s.seq++
+		if s.feedArrival(s.src.Record(), seq) {
+			s.ev.Seq, s.ev.Low = seq, s.low()
+			return true
+		}
+		s.capSpan()
+	}
+}
+
+// low is the lowest source position a later event can have: that of the
+// oldest entry not yet delivered, else the next source record's.
+func (s *Stitcher) low() uint64 {
+	if s.q.n > 0 {
+		return s.q.front().seq
+	}
+	return s.seq
+}
+
+// popDone drops the delivered entries from the front of s.q, recycling
+// all but the one delivered last (recycled by the next call of Next).
+func (s *Stitcher) popDone() {
+	for s.q.n > 0 && s.q.front().done {
+		e := s.q.pop()
+		e.inQ = false
+		if e != s.last {
+			s.recycle(e)
+		}
+	}
+}
+
+// hold puts a new entry read at source position seq in s.q.
+func (s *Stitcher) hold(e *entry, seq uint64) {
+	e.seq, e.inQ, e.done = seq, true, false
+	s.q.push(e)
+	if s.q.n > s.stats.QueueHighWater {
+		s.stats.QueueHighWater = s.q.n
+	}
+}
+
+// feedArrival takes one source record read at position seq. It reports
+// true when the record is delivered as it is (s.ev is set), false when it
+// was consumed or held.
+func (s *Stitcher) feedArrival(r decode.Record, seq uint64) bool {
+	switch rec := r.(type) {
+	case *decode.Sample:
+		abi, cookie, klen := s.classify(rec)
+		state := NotDeferred
+		switch {
+		case abi == decode.DeferredNone:
+		case s.opts.NoMerge:
+			state = Unmerged
+		case s.noTID && s.opts.Order == ArrivalOrder:
+			// No record can match: deliver it as it is.
+			s.stats.NoRecordNoTID++
+			state = NoRecord
+		default:
+			e := s.alloc()
+			rec.CopyTo(&e.buf)
+			e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
+			e.klen = klen
+			e.tid = sampleTID(rec)
+			s.hold(e, seq)
+			if s.early != nil && abi == decode.DeferredCookie {
+				if ips, ok := s.early[cookie]; ok {
+					// Its thread-less record came first (Options.CookieOnly).
+					s.join(e, ips)
+					s.stats.CookieOnlyStitched++
+					return false
+				}
+			}
+			wl := s.waitList(e.tid, true)
+			wl.e = append(wl.e, e)
+			s.npending++
+			if s.npending > s.stats.PendingHighWater {
+				s.stats.PendingHighWater = s.npending
+			}
+			return false
+		}
+		s.cur = Sample{Sample: rec, ABI: abi, Cookie: cookie, State: state}
+		s.stats.Samples[state]++
+		s.ev = Event{Sample: &s.cur}
+		return true
+	case *decode.CallchainDeferred:
+		if s.opts.NoMerge {
+			s.stats.Records[rec.ABI%3]++
+			s.ev = Event{Record: r}
+			return true
+		}
+		s.record(rec)
+		return false
+	case *decode.Exit:
+		if s.opts.Order == ArrivalOrder && !s.opts.NoMerge {
+			if wl := s.pending[rec.TID]; wl != nil && len(wl.e) > 0 {
+				// The waiting samples first, resolved while the thread
+				// is still known, then the EXIT.
+				s.release(rec.TID, causeExit)
+				e := s.alloc()
+				e.rec = r.Clone()
+				e.ready = true
+				s.hold(e, seq)
+				s.out.push(e)
+				return false
+			}
+		}
+	}
+	s.ev = Event{Record: r}
+	return true
+}
+
+// releaseAllInOrder delivers every waiting sample without user part,
+// oldest first (PerfOrder, ArrivalOrder).
+func (s *Stitcher) releaseAllInOrder(cause int) {
+	if cause == causeNoTID && s.opts.Order == PerfOrder {
+		return // perf delivers them at the end
+	}
+	for i := range s.q.n {
+		e := s.q.buf[(s.q.head+i)%len(s.q.buf)]
+		if !e.ready && e.rec == nil {
+			s.noRecord(e, cause)
+		}
+	}
+	for _, wl := range s.pending {
+		clear(wl.e)
+		wl.e = wl.e[:0]
+	}
+}
+
+// capSpan enforces Options.MaxPending outside TimeOrder: the oldest
+// waiting sample is released once more than MaxPending records were read
+// after it (what a consumer restoring time order holds behind it).
+func (s *Stitcher) capSpan() {
+	if s.opts.MaxPending <= 0 {
+		return
+	}
+	for s.q.n > 0 {
+		front := s.q.front()
+		if front.ready || front.rec != nil || s.seq-front.seq <= uint64(s.opts.MaxPending) {
+			return
+		}
+		wl := s.pending[front.tid]
+		if wl == nil || len(wl.e) == 0 || wl.e[0] != front {
+			return // cannot happen: the front is its thread's oldest
+		}
+		s.noRecord(front, causeCap)
+		n := copy(wl.e, wl.e[1:])
+		wl.e[n] = nil
+		wl.e = wl.e[:n]
+	}
+}
