@@ -46,20 +46,10 @@ var demoPerf7Runs = []testdataPerf7Run{
 // PLT slots of libc as "memcpy@plt"), keyed by "CASE/perf7/GOLDEN".
 var testdataPerf7Symbols = map[string]bool{}
 
-// Why a testdata golden is not reproduced yet.
-const (
-	pendingChildrenLevel = "perf 7.3.4 prints [.] for a kernel symbol only reached as a caller (--children rows with 0.00% self) (output/report)"
-	pendingStatsWidth    = "perf 7.3.4's --stats columns are 4 wider (output/stats)"
-	pendingMerged        = "merged samples where their record arrives, comm and maps of that time: exec samples resolve in ld.so, prctl(PR_SET_NAME) samples print the new name (stitch/symbolize; --ordering perf)"
-)
-
 // testdataPerf7Pending lists the testdata goldens perfstitch does not
 // reproduce yet, keyed by "CASE/perf7/GOLDEN".
 var testdataPerf7Pending = map[string]string{
-	"demo/perf7/script.txt":    pendingMerged,
-	"demo/perf7/script-G.txt":  pendingMerged,
-	"demo/perf7/collapsed.txt": pendingMerged,
-	"demo/perf7/report.txt":    pendingMerged,
+	"demo/perf7/report.txt": "call-graph branch drawn as the last one (output/report)",
 }
 
 // TestPerf7Testdata compares perfstitch, in its default dialect, with the
