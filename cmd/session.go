@@ -3,10 +3,8 @@ package cmd
 import (
 	"context"
 	"path/filepath"
-	"time"
 
-	"github.com/schollz/progressbar/v3"
-
+	"github.com/perfstitch/perfstitch/internal/progress"
 	"github.com/perfstitch/perfstitch/session"
 )
 
@@ -18,7 +16,7 @@ const progressThreshold = 64 << 20
 // command's progress bar, which Next clears at the end of the input.
 type runSession struct {
 	*session.Session
-	bar *progressbar.ProgressBar
+	bar *progress.Bar
 }
 
 // openSession opens the session of a command from the shared options o
@@ -48,14 +46,7 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 		threshold = o.ProgressThreshold
 	}
 	if size := s.Size(); size > threshold && o.IO.ErrIsTerminal {
-		r.bar = progressbar.NewOptions64(size,
-			progressbar.OptionSetWriter(o.IO.ErrOut),
-			progressbar.OptionSetDescription("reading"),
-			progressbar.OptionShowBytes(true),
-			progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionSetRenderBlankState(true),
-		)
+		r.bar = progress.New(o.IO.ErrOut, size, "reading", progress.Options{})
 	}
 	return r, nil
 }
@@ -92,14 +83,13 @@ func (r *runSession) Close() error {
 
 func (r *runSession) progress(off int64) {
 	if r.bar != nil {
-		_ = r.bar.Set64(off)
+		_ = r.bar.Set(off)
 	}
 }
 
 func (r *runSession) finishProgress() {
 	if r.bar != nil {
 		_ = r.bar.Finish()
-		_ = r.bar.Clear()
 		r.bar = nil
 	}
 }
