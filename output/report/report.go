@@ -104,6 +104,9 @@ type Options struct {
 	// and prints self overhead only (in caller order); Pipe reproduces
 	// that.
 	Pipe bool
+	// Width, if positive, is the terminal width that the table format
+	// fits (see fitTable); the other formats ignore it.
+	Width int
 }
 
 // Report aggregates samples into perf report's histogram: one section per
