@@ -117,6 +117,17 @@ for pattern in 'dist/*.deb' 'dist/*.rpm' 'dist/*_checksums.txt'; do
 	fi
 done
 
+# Every man page in both packages.
+for page in docs/man/*.1; do
+	want=usr/share/man/man1/$(basename "$page").gz
+	for pkg in dist/*.deb; do
+		dpkg-deb -c "$pkg" | grep -q " \./$want\$" || bad "$pkg lacks /$want"
+	done
+	for pkg in dist/*.rpm; do
+		rpm -qlp "$pkg" 2>/dev/null | grep -qx "/$want" || bad "$pkg lacks /$want"
+	done
+done
+
 say "lintian"
 if ! lintian --fail-on error,warning dist/*.deb >"$work/lintian.log" 2>&1; then
 	bad "lintian reports errors or warnings"
