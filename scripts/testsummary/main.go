@@ -77,8 +77,9 @@ func (s *summary) add(e event, w io.Writer) {
 	case e.Action == "build-fail":
 		s.fail = true
 	case e.Test == "":
-		// The package's own lines: ok, FAIL, [no test files], panics.
-		if e.Action == "output" {
+		// The package's own lines: ok, FAIL, [no test files], panics;
+		// not the PASS line that only go test -v prints.
+		if e.Action == "output" && e.Output != "PASS\n" {
 			fmt.Fprint(w, e.Output)
 		}
 		if e.Action == "fail" {

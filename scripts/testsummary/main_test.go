@@ -54,7 +54,8 @@ func TestSummary(t *testing.T) {
 func TestAllPass(t *testing.T) {
 	s := &summary{skips: map[string][]string{}, output: map[string][]string{}}
 	var out bytes.Buffer
-	in := `{"Action":"pass","Package":"x","Test":"T"}` + "\n" + `{"Action":"output","Package":"x","Output":"ok  \tx\t0.1s\n"}`
+	in := `{"Action":"pass","Package":"x","Test":"T"}` + "\n" + `{"Action":"output","Package":"x","Output":"PASS\n"}` + "\n" +
+		`{"Action":"output","Package":"x","Output":"ok  \tx\t0.1s\n"}`
 	if err := s.read(strings.NewReader(in), &out); err != nil {
 		t.Fatal(err)
 	}
