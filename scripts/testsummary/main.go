@@ -103,7 +103,7 @@ func (s *summary) add(e event, w io.Writer) {
 		delete(s.output, key)
 	case e.Action == "skip":
 		s.skipped++
-		reason := skipReason(s.output[key])
+		reason := generalize(skipReason(s.output[key]), e.Test)
 		s.skips[reason] = append(s.skips[reason], strings.TrimPrefix(key, modulePrefix(e.Package)))
 		delete(s.output, key)
 	}
@@ -136,6 +136,18 @@ func skipReason(lines []string) string {
 		return "no reason given"
 	}
 	return reason
+}
+
+// generalize writes "*" for the last part of a subtest's name (test is
+// "TestX/corpus/c-nopie") where its skip reason repeats it as a path
+// element, so that subtests skipped for one reason ("open
+// .../corpus/*/dump-head.txt: ...") count together.
+func generalize(reason, test string) string {
+	i := strings.LastIndex(test, "/")
+	if i < 0 {
+		return reason
+	}
+	return strings.ReplaceAll(reason, "/"+test[i+1:]+"/", "/*/")
 }
 
 // write prints the skip summary and the closing count.

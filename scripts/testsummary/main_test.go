@@ -64,3 +64,16 @@ func TestAllPass(t *testing.T) {
 		t.Errorf("fail %v, output %q", s.fail, out.String())
 	}
 }
+
+func TestGeneralize(t *testing.T) {
+	tests := []struct{ reason, test, want string }{
+		{"open /s/corpus/c-nopie/dump.txt: no such file", "TestDump/corpus/c-nopie", "open /s/corpus/*/dump.txt: no such file"},
+		{"open /s/corpus/c-nopie/dump.txt: no such file", "TestDump", "open /s/corpus/c-nopie/dump.txt: no such file"},
+		{"no samples in the dump", "TestDump/external/armv7", "no samples in the dump"},
+	}
+	for _, tt := range tests {
+		if got := generalize(tt.reason, tt.test); got != tt.want {
+			t.Errorf("generalize(%q, %q) = %q, want %q", tt.reason, tt.test, got, tt.want)
+		}
+	}
+}
