@@ -181,6 +181,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		// perf's pipe-mode quirk only where perf's text is wanted.
 		Pipe:   p.File().Header.Pipe && format == table.Perf,
 		Compat: opts.Common.dialect(),
+		Width:  tableWidth(&opts.Common, format),
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.
@@ -211,7 +212,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		return errors.New("call graphs requested (-g) but the recording has no callchains; record with perf record -g")
 	}
 	rep.SetGroups(report.GroupsFromMeta(p.File().Attrs, p.File().Meta.GroupDesc))
-	if err := rep.Write(opts.Common.IO.Out, format); err != nil {
+	if err := writePaged(&opts.Common, format, rep); err != nil {
 		return err
 	}
 	return readErr

@@ -54,8 +54,8 @@ func Run(ctx context.Context, f *Factory, args []string) ExitCode {
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	_, err := root.ExecuteContextC(ctx)
-	return exitCode(f, err)
+	c, err := root.ExecuteContextC(ctx)
+	return exitCode(f, c, err)
 }
 
 // FlagError is a usage mistake: bad flag values or arguments.
@@ -72,7 +72,9 @@ func FlagErrorf(format string, args ...any) error {
 	return &FlagError{Err: fmt.Errorf(format, args...)}
 }
 
-func exitCode(f *Factory, err error) ExitCode {
+// exitCode reports err, if any, and returns the exit code it calls for. A
+// usage error points at the help of c, the command that rejected it.
+func exitCode(f *Factory, c *cobra.Command, err error) ExitCode {
 	if err == nil {
 		return ExitOK
 	}
@@ -81,7 +83,11 @@ func exitCode(f *Factory, err error) ExitCode {
 	}
 	var fe *FlagError
 	if errors.As(err, &fe) || isCobraUsageError(err) {
-		fmt.Fprintf(f.IO.ErrOut, "perfstitch: %v\nRun 'perfstitch --help' for usage.\n", err)
+		help := "perfstitch"
+		if c != nil {
+			help = c.CommandPath()
+		}
+		fmt.Fprintf(f.IO.ErrOut, "perfstitch: %v\nRun '%s --help' for usage.\n", err, help)
 		return ExitUsage
 	}
 	fmt.Fprintf(f.IO.ErrOut, "perfstitch: %v\n", err)
@@ -121,5 +127,8 @@ after the command name; see 'perfstitch script --help'.`,
 	root.AddCommand(NewCmdVersion(f))
 	root.AddCommand(newCmdGenMan(f))
 	addVersionFlag(root)
+	// The completion command takes its output stream when it is made.
+	root.SetOut(f.IO.Out)
+	addCompletionCmd(root)
 	return root
 }

@@ -29,3 +29,32 @@ func TestSharedFlagsBeforeCommand(t *testing.T) {
 		})
 	}
 }
+
+// TestUsageErrors: usage mistakes exit 2 and point at the help of the
+// command that was mistaken, not the root's.
+func TestUsageErrors(t *testing.T) {
+	tests := []struct {
+		args     []string
+		wantHelp string
+	}{
+		{[]string{"bogus"}, "perfstitch --help"},
+		{[]string{"script", "--bogus"}, "perfstitch script --help"},
+		{[]string{"report", "a", "b"}, "perfstitch report --help"},
+		{[]string{"stats", "--format", "bogus", "x"}, "perfstitch stats --help"},
+		{[]string{"completion", "tcsh"}, "perfstitch completion --help"},
+		{[]string{"completion"}, "perfstitch completion --help"},
+	}
+	for _, tt := range tests {
+		f, out, errOut := testFactory()
+		code := Run(context.Background(), f, tt.args)
+		want := "Run '" + tt.wantHelp + "' for usage.\n"
+		if code != ExitUsage || !bytes.HasSuffix(errOut.Bytes(), []byte(want)) || out.Len() != 0 {
+			t.Errorf("%q: exit %d, stdout %d bytes, stderr %q; want exit %d, nothing on stdout and a stderr ending %q",
+				tt.args, code, out.Len(), errOut, ExitUsage, want)
+		}
+	}
+	f, out, _ := testFactory()
+	if code := Run(context.Background(), f, []string{"completion", "bash"}); code != ExitOK || out.Len() == 0 {
+		t.Errorf("completion bash: exit %d, %d bytes; want 0 and a script", code, out.Len())
+	}
+}

@@ -2,11 +2,15 @@ package cmd
 
 import (
 	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
 	"path/filepath"
-	"time"
+	"strings"
 
-	"github.com/schollz/progressbar/v3"
-
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/progress"
 	"github.com/perfstitch/perfstitch/session"
 )
 
@@ -18,7 +22,8 @@ const progressThreshold = 64 << 20
 // command's progress bar, which Next clears at the end of the input.
 type runSession struct {
 	*session.Session
-	bar *progressbar.ProgressBar
+	bar  *progress.Bar
+	name string // the input as errors name it
 }
 
 // openSession opens the session of a command from the shared options o
@@ -42,22 +47,20 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 	so.Progress = r.progress
 	s, err := session.Open(ctx, so)
 	if err != nil {
-		return nil, err
+		name, size := inputName(o.Input, -1), int64(-1)
+		if st, serr := os.Stat(name); serr == nil && st.Mode().IsRegular() {
+			size = st.Size()
+		}
+		return nil, truncation(name, size, err)
 	}
 	r.Session = s
+	r.name = inputName(o.Input, s.Size())
 	threshold := int64(progressThreshold)
 	if o.ProgressThreshold > 0 {
 		threshold = o.ProgressThreshold
 	}
 	if size := s.Size(); size > threshold && o.IO.ErrIsTerminal {
-		r.bar = progressbar.NewOptions64(size,
-			progressbar.OptionSetWriter(o.IO.ErrOut),
-			progressbar.OptionSetDescription("reading"),
-			progressbar.OptionShowBytes(true),
-			progressbar.OptionThrottle(200*time.Millisecond),
-			progressbar.OptionClearOnFinish(),
-			progressbar.OptionSetRenderBlankState(true),
-		)
+		r.bar = progress.New(o.IO.ErrOut, size, "reading", progress.Options{})
 	}
 	return r, nil
 }
@@ -92,16 +95,66 @@ func (r *runSession) Close() error {
 	return r.Session.Close()
 }
 
+// Err returns the error that ended the session; a truncated input is
+// named, with where it ends and how big it is.
+func (r *runSession) Err() error {
+	return truncation(r.name, r.Size(), r.Session.Err())
+}
+
+// inputName is how errors name the input given as -i (size is the file
+// size, -1 for a stream): "stdin" for a pipe-mode stream.
+func inputName(input string, size int64) string {
+	switch {
+	case input == "-":
+		return "stdin"
+	case input == "" && size < 0:
+		return "stdin"
+	case input == "":
+		return "perf.data"
+	}
+	return input
+}
+
+// truncatedError is a [decode.FormatError] for input that ends inside a
+// record or header structure, with the input's name and size.
+type truncatedError struct {
+	name string
+	size int64 // -1 for a stream
+	fe   *decode.FormatError
+}
+
+// Error reads "NAME: truncated at byte N (file is M bytes): WHERE", with N
+// the offset of the structure that the input ends inside.
+func (e *truncatedError) Error() string {
+	where := strings.TrimSuffix(e.fe.Error(), ": "+io.ErrUnexpectedEOF.Error())
+	if e.size < 0 {
+		return fmt.Sprintf("%s: truncated at byte %d: %s", e.name, e.fe.Offset, where)
+	}
+	return fmt.Sprintf("%s: truncated at byte %d (file is %d bytes): %s", e.name, e.fe.Offset, e.size, where)
+}
+
+// Unwrap returns the format error.
+func (e *truncatedError) Unwrap() error { return e.fe }
+
+// truncation rewrites err as a [truncatedError] when it says that the
+// input named name ended early; other errors pass unchanged.
+func truncation(name string, size int64, err error) error {
+	var fe *decode.FormatError
+	if err == nil || !errors.As(err, &fe) || !errors.Is(fe, io.ErrUnexpectedEOF) {
+		return err
+	}
+	return &truncatedError{name: name, size: size, fe: fe}
+}
+
 func (r *runSession) progress(off int64) {
 	if r.bar != nil {
-		_ = r.bar.Set64(off)
+		_ = r.bar.Set(off)
 	}
 }
 
 func (r *runSession) finishProgress() {
 	if r.bar != nil {
 		_ = r.bar.Finish()
-		_ = r.bar.Clear()
 		r.bar = nil
 	}
 }

@@ -1,6 +1,10 @@
 package cmd
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/spf13/cobra"
+)
 
 // isCobraUsageError recognises the argument errors cobra returns without a
 // type of their own.
@@ -12,4 +16,23 @@ func isCobraUsageError(err error) bool {
 		}
 	}
 	return false
+}
+
+// addCompletionCmd adds cobra's completion command now rather than when
+// the root runs, and makes it runnable, so that a missing shell is a usage
+// error (exit 2) instead of a help page and exit 0. An unknown shell such
+// as tcsh already fails its NoArgs check with "unknown command".
+func addCompletionCmd(root *cobra.Command) {
+	root.InitDefaultCompletionCmd()
+	for _, c := range root.Commands() {
+		if c.Name() == "completion" {
+			c.RunE = func(c *cobra.Command, _ []string) error {
+				var shells []string
+				for _, sub := range c.Commands() {
+					shells = append(shells, sub.Name())
+				}
+				return FlagErrorf("completion needs a shell: one of %s", strings.Join(shells, ", "))
+			}
+		}
+	}
 }

@@ -108,6 +108,9 @@ type Options struct {
 	// Compat is the perf release whose report is printed (--compat); the
 	// zero value means [compat.Default].
 	Compat compat.Dialect
+	// Width, if positive, is the terminal width that the table format
+	// fits (see fitTable); the other formats ignore it.
+	Width int
 }
 
 // Report aggregates samples into perf report's histogram: one section per

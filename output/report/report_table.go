@@ -18,7 +18,7 @@ func pct2(v, total uint64) string {
 // sort keys. Call graphs are not drawn in tables; use the perf or JSON
 // format for them.
 func (r *Report) WriteTable(w io.Writer) error {
-	bw := bufio.NewWriter(w)
+	bw := bufio.NewWriter(clipLines(w, r.opts.Width))
 	first := true
 	for _, s := range r.sections {
 		if s.nrSamples == 0 {
@@ -30,7 +30,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		first = false
 		fmt.Fprintf(bw, "Event %s: %d samples, event count %d, %d lost samples\n", s.name, s.nrSamples, s.totalPeriod, r.LostSamples)
 		var headers []string
-		var right []int
+		var right, shrink []int
 		if r.children() {
 			headers = append(headers, "Children", "Self")
 			right = append(right, 0, 1)
@@ -53,7 +53,8 @@ func (r *Report) WriteTable(w io.Writer) error {
 				headers = append(headers, "Symbol")
 			}
 		}
-		t := table.New(bw, headers, right...)
+		shrink = fitOrder(headers)
+		var rows [][]string
 		for _, he := range r.sortedEntries(s) {
 			if r.rowPercent(he, s.totalPeriod) < r.opts.PercentLimit {
 				continue
@@ -79,6 +80,11 @@ func (r *Report) WriteTable(w io.Writer) error {
 					row = append(row, he.symText())
 				}
 			}
+			rows = append(rows, row)
+		}
+		fitTable(headers, rows, r.opts.Width, shrink)
+		t := table.New(bw, headers, right...)
+		for _, row := range rows {
 			if err := t.Append(row); err != nil {
 				return fmt.Errorf("report table: %w", err)
 			}
