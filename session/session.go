@@ -1,7 +1,7 @@
 // Package session runs a recording through the pipeline, which is its
 // one job: it opens the input (a perf.data file, or a pipe-mode stream),
 // decodes it in time order and stitches the deferred user callchains back
-// on (for a file, on a producer goroutine), keeps the process model
+// on (on a producer goroutine), keeps the process model
 // current, symbolizes the samples that perf's filters keep and yields
 // them, with the side-band records asked for, to whatever consumes them
 // (the output package's sinks, in perfstitch).
@@ -90,8 +90,8 @@ type Session struct {
 	n        int
 	err      error
 
-	// In file mode decode and stitch run in a producer goroutine that
-	// hands copies of their items over in batches (see producer).
+	// Decode and stitch run in a producer goroutine that hands copies
+	// of their items over in batches (see producer).
 	prod *producer
 }
 
@@ -143,13 +143,10 @@ func (s *Session) setup() error {
 		return err
 	}
 	s.sym = sym
+	s.prod = newProducer(s.ctx, f) // before Records: it hooks the decoder
 	s.recs = f.Records(decode.TimeOrder)
 	s.st = stitch.New(s.recs, s.opts.Stitch)
-	if !f.Header.Pipe {
-		// Pipe mode stays on one goroutine: its events and feature data
-		// grow while records are read.
-		s.prod = startProducer(s.ctx, s.st)
-	}
+	s.prod.start(s.st)
 	return nil
 }
 
@@ -285,16 +282,9 @@ func (s *Session) Close() error {
 	return s.file.Close()
 }
 
-// next returns the next stitched item, from the producer or straight from
-// the stitcher; at the end it sets s.err.
+// next returns the next stitched item from the producer; at the end it
+// sets s.err.
 func (s *Session) next() (stitch.Event, bool) {
-	if s.prod == nil {
-		if !s.st.Next() {
-			s.err = s.st.Err()
-			return stitch.Event{}, false
-		}
-		return s.st.Event(), true
-	}
 	e, ok, err := s.prod.next()
 	if !ok {
 		s.err = err
