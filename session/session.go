@@ -69,7 +69,7 @@ type Options struct {
 // Session is one run of a recording through decode, stitch and
 // symbolize. Next yields, in time order, every sample that passes the
 // filters (resolved, as a *symbolize.Event) and the records asked for
-// with Options.Show (as a *Record); everything else only updates the
+// with Options.Show (as a *symbolize.Record); everything else only updates the
 // process model. A Session is not safe for concurrent use.
 type Session struct {
 	ctx    context.Context
@@ -83,7 +83,7 @@ type Session struct {
 	show   map[decode.RecordType]bool
 
 	ev       symbolize.Event
-	rec      Record
+	rec      symbolize.Record
 	deferred []symbolize.Frame // storage of rec.Frames
 	isSample bool
 	hidden   bool
@@ -93,21 +93,6 @@ type Session struct {
 	// Decode and stitch run in a producer goroutine that hands copies
 	// of their items over in batches (see producer).
 	prod *producer
-}
-
-// Record is a side-band record yielded by [Session.Next], with what the
-// process model knows about its thread.
-type Record struct {
-	decode.Record
-
-	// Comm is the command name of the record's thread as perf shows it
-	// (after processing COMM and FORK records, before EXIT); "" when the
-	// record names no thread (tid -1), printed as ":-1".
-	Comm string
-
-	// Frames are the resolved user frames of a CALLCHAIN_DEFERRED record,
-	// leaf first.
-	Frames []symbolize.Frame
 }
 
 // Open opens the input opts names and sets up stitching and
@@ -202,7 +187,7 @@ func (s *Session) yieldRecord(r decode.Record) bool {
 		return false
 	}
 	c := r.Common()
-	s.rec = Record{Record: r}
+	s.rec = symbolize.Record{Record: r}
 	switch rr := r.(type) {
 	case *decode.Exit:
 		s.rec.Comm = s.sym.Comm(c.PID, c.TID) // perf prints EXIT before processing it
@@ -240,7 +225,7 @@ func (s *Session) Event() *symbolize.Event {
 
 // Record returns the current record, or nil if the current item is a
 // sample. It is valid until the next call to Next.
-func (s *Session) Record() *Record {
+func (s *Session) Record() *symbolize.Record {
 	if s.isSample {
 		return nil
 	}
