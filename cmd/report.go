@@ -11,7 +11,6 @@ import (
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/table"
-	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/output/report"
 	"github.com/perfstitch/perfstitch/session"
 )
@@ -196,7 +195,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 				err = rep.Add(ev)
 			}
 		} else {
-			err = rep.AddRecord((*output.Record)(p.Record()))
+			err = rep.AddRecord(p.Record())
 		}
 		if err != nil {
 			return err

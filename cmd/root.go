@@ -1,6 +1,7 @@
-// Package cmd is the perfstitch command line: Cobra wiring, options
-// structs and exit codes. The work is done by decode, stitch, symbolize and
-// output.
+// Package cmd is the perfstitch command line: each command binds its
+// flags to the options of a session and of a sink, drives the session's
+// events into the sink and maps errors to exit codes. The work is done by
+// session (decode, stitch, symbolize, filter) and output.
 package cmd
 
 import (

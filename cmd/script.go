@@ -267,7 +267,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		if ev := p.Event(); ev != nil {
 			err = sink.Add(ev)
 		} else if rs != nil {
-			err = rs.AddRecord((*output.Record)(p.Record()))
+			err = rs.AddRecord(p.Record())
 		}
 		if err != nil {
 			sink.Flush() // joins the writer; the first error is err

@@ -72,7 +72,7 @@ func TestScriptCorpus(t *testing.T) {
 							t.Fatal(err)
 						}
 					}
-				} else if err := textEv.AddRecord((*output.Record)(p.Record())); err != nil {
+				} else if err := textEv.AddRecord(p.Record()); err != nil {
 					t.Fatal(err)
 				}
 			}

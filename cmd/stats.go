@@ -7,7 +7,6 @@ import (
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/table"
-	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/output/stats"
 	"github.com/perfstitch/perfstitch/session"
 )
@@ -68,7 +67,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 		if ev := p.Event(); ev != nil {
 			err = col.Add(ev)
 		} else {
-			err = col.AddRecord((*output.Record)(p.Record()))
+			err = col.AddRecord(p.Record())
 		}
 		if err != nil {
 			return err

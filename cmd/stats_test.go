@@ -95,65 +95,12 @@ func corpusCase(tb testing.TB, name string) testfixture.CorpusCase {
 func TestStatsDeferredSimulated(t *testing.T) {
 	c := corpusCase(t, "c-pthreads")
 	path := filepath.Join(t.TempDir(), "deferred.data")
-	w, err := os.Create(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	truth, err := deferralsim.Simulate(c.Data, w, deferralsim.Options{ABI: decode.DeferredCookie, DropEvery: 3})
-	if cerr := w.Close(); err == nil {
-		err = cerr
-	}
-	if err != nil {
-		t.Fatal(err)
-	}
-
-	// The threads of the original samples, in time order (the order of
-	// truth.Samples).
-	f, err := decode.Open(c.Data)
-	if err != nil {
-		t.Fatal(err)
-	}
-	var tids []int32
-	rs := f.Records(decode.TimeOrder)
-	for rs.Next() {
-		if s, ok := rs.Record().(*decode.Sample); ok {
-			tids = append(tids, s.TID)
-		}
-	}
-	f.Close()
-	if err := rs.Err(); err != nil {
-		t.Fatal(err)
-	}
+	truth := simulateDropped(t, c.Data, path)
+	tids := sampleTIDs(t, c.Data)
 	if len(tids) != len(truth.Samples) {
 		t.Fatalf("%d samples, truth has %d", len(tids), len(truth.Samples))
 	}
-
-	// A sample whose record was dropped stays waiting until the thread's
-	// next record (another cookie: mismatch) or its exit or the end of
-	// the input (no record).
-	var deferred, stitched, mismatch, norec uint64
-	for i, s := range truth.Samples {
-		if !s.Deferred {
-			continue
-		}
-		deferred++
-		if !s.Dropped {
-			stitched++
-			continue
-		}
-		later := false
-		for j := i + 1; j < len(truth.Samples); j++ {
-			if tids[j] == tids[i] && truth.Samples[j].Deferred && !truth.Samples[j].Dropped {
-				later = true
-				break
-			}
-		}
-		if later {
-			mismatch++
-		} else {
-			norec++
-		}
-	}
+	deferred, stitched, mismatch, norec := expectedStitching(truth, tids)
 	if deferred == 0 || mismatch == 0 || norec == 0 {
 		t.Fatalf("test recording too weak: %d deferred, %d mismatch, %d no-record", deferred, mismatch, norec)
 	}
@@ -320,4 +267,76 @@ func TestStatsExternal(t *testing.T) {
 		t.Errorf("%s: stats differ at %s", dir, testfixture.FirstDiff([]byte(have), want))
 	}
 	t.Logf("%d/%d external stats goldens byte-identical", identical, total)
+}
+
+// simulateDropped writes to path the recording data rewritten by the
+// deferral simulator (cookie ABI, every third record dropped) and returns
+// the simulator's truth.
+func simulateDropped(t *testing.T, data, path string) *deferralsim.Truth {
+	t.Helper()
+	w, err := os.Create(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	truth, err := deferralsim.Simulate(data, w, deferralsim.Options{ABI: decode.DeferredCookie, DropEvery: 3})
+	if cerr := w.Close(); err == nil {
+		err = cerr
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	return truth
+}
+
+// sampleTIDs returns the threads of the samples of the recording data,
+// in time order (the order of the simulator's truth.Samples).
+func sampleTIDs(t *testing.T, data string) []int32 {
+	t.Helper()
+	f, err := decode.Open(data)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var tids []int32
+	rs := f.Records(decode.TimeOrder)
+	for rs.Next() {
+		if s, ok := rs.Record().(*decode.Sample); ok {
+			tids = append(tids, s.TID)
+		}
+	}
+	if err := rs.Err(); err != nil {
+		t.Fatal(err)
+	}
+	return tids
+}
+
+// expectedStitching counts, from the simulator's truth and the samples'
+// threads, the deferred samples and how each should end: stitched, or,
+// when its record was dropped, waiting until the thread's next record
+// (another cookie: mismatch) or its exit or the end of the input (no
+// record).
+func expectedStitching(truth *deferralsim.Truth, tids []int32) (deferred, stitched, mismatch, norec uint64) {
+	for i, s := range truth.Samples {
+		if !s.Deferred {
+			continue
+		}
+		deferred++
+		if !s.Dropped {
+			stitched++
+			continue
+		}
+		later := false
+		for j := i + 1; j < len(truth.Samples); j++ {
+			if tids[j] == tids[i] && truth.Samples[j].Deferred && !truth.Samples[j].Dropped {
+				later = true
+				break
+			}
+		}
+		if later {
+			mismatch++
+		} else {
+			norec++
+		}
+	}
+	return deferred, stitched, mismatch, norec
 }

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
@@ -67,16 +66,5 @@ type RecordSink interface {
 }
 
 // Record is a non-sample record handed to a [RecordSink], with what the
-// pipeline knows about its thread.
-type Record struct {
-	decode.Record
-
-	// Comm is the command name of the record's thread as perf shows it
-	// (after processing COMM and FORK records, before EXIT); "" when the
-	// record names no thread (tid -1), printed as ":-1".
-	Comm string
-
-	// Frames are the resolved user frames of a CALLCHAIN_DEFERRED record,
-	// leaf first.
-	Frames []symbolize.Frame
-}
+// pipeline knows about its thread (the type is symbolize's).
+type Record = symbolize.Record

@@ -22,27 +22,44 @@ const numBatches = 3
 // goes back to the producer when the consumer moves past it, so every
 // item stays valid until the next call of next, as the stitcher's own
 // items do. The goroutine is bound to a context and joined by stop.
+//
+// In pipe mode the decoder changes the recording's state (events, their
+// names and ids, feature data) as it reads, and the consumer reads that
+// state while it processes items. quiesce, which the decoder calls just
+// before each change, hands over the items stitched so far and waits
+// until the consumer is through with all of them; the consumer reads the
+// state only between calls of next, so it is then blocked in next, and
+// every item is processed with the state it had when the stitcher
+// delivered it, as on one goroutine.
 type producer struct {
 	st      *stitch.Stitcher
+	ctx     context.Context
 	batches chan *batch
 	free    chan *batch
 	done    chan struct{}
+	quit    chan struct{} // closed by stop
 	cancel  context.CancelFunc
 
+	filling *batch // the batch the producer fills; nil once sent
+
+	// The consumer's side.
 	cur *batch
 	pos int
 }
 
-// batch is a run of stitched items; a batch shorter than batchSize is
-// the last one, and err is what ended the stitcher.
+// batch is a run of stitched items. last marks the last batch, and err
+// is what ended the stitcher.
 type batch struct {
 	items [batchSize]item
 	n     int
+	last  bool
 	err   error
 	// chains holds the callchains of the batch's samples back to back,
 	// so that the consumer reads them as one sequential stream (one
 	// allocation per item made it miss the cache on every sample).
 	chains []uint64
+	// ends holds the end of each sample's chain in chains, until seal.
+	ends [batchSize]int32
 }
 
 // item is one stitched item: a sample (stored in sample) or a record.
@@ -53,56 +70,82 @@ type item struct {
 	seq, low uint64
 }
 
-// startProducer starts reading st on a goroutine.
-func startProducer(ctx context.Context, st *stitch.Stitcher) *producer {
+// newProducer makes the producer of f's records, to be started with
+// the stitcher of them; it must be called before f's Records.
+func newProducer(ctx context.Context, f *decode.File) *producer {
 	ctx, cancel := context.WithCancel(ctx)
 	pr := &producer{
-		st:      st,
+		ctx:     ctx,
 		batches: make(chan *batch, numBatches-1),
 		free:    make(chan *batch, numBatches),
 		done:    make(chan struct{}),
+		quit:    make(chan struct{}),
 		cancel:  cancel,
 	}
 	for range numBatches {
 		pr.free <- &batch{}
 	}
-	go pr.run(ctx)
+	f.BeforeApply(pr.quiesce)
 	return pr
 }
 
-func (pr *producer) run(ctx context.Context) {
+// start starts reading st on a goroutine.
+func (pr *producer) start(st *stitch.Stitcher) {
+	pr.st = st
+	go pr.run()
+}
+
+func (pr *producer) run() {
 	defer close(pr.done)
 	defer close(pr.batches)
 	for {
-		var b *batch
-		select {
-		case b = <-pr.free:
-		case <-ctx.Done():
+		if pr.filling == nil {
+			select {
+			case pr.filling = <-pr.free:
+				pr.filling.reset()
+			case <-pr.ctx.Done():
+				return
+			}
+		}
+		pr.fill()
+		b := pr.filling
+		if b == nil {
 			return
 		}
-		b.fill(pr.st)
-		last := b.n < batchSize
-		if last {
+		b.last = b.n < batchSize
+		if b.last {
 			b.err = pr.st.Err()
 		}
-		select {
-		case pr.batches <- b:
-		case <-ctx.Done():
-			return
-		}
-		if last {
+		if !pr.send() || b.last {
 			return
 		}
 	}
 }
 
-// fill copies up to batchSize items of st into b.
-func (b *batch) fill(st *stitch.Stitcher) {
-	b.n, b.err = 0, nil
-	b.chains = b.chains[:0]
-	var ends [batchSize]int32 // end of each sample's chain in b.chains
-	for b.n < batchSize && st.Next() {
-		e := st.Event()
+// send seals the batch being filled and hands it to the consumer (then
+// none is being filled); it reports false if the context ended first.
+func (pr *producer) send() bool {
+	b := pr.filling
+	b.seal()
+	select {
+	case pr.batches <- b:
+		pr.filling = nil
+		return true
+	case <-pr.ctx.Done():
+		return false
+	}
+}
+
+// fill copies items of the stitcher into the batch being filled until it
+// is full or the stitcher ends. The batch may change under it, in
+// quiesce, which st.Next can call; if quiesce leaves none, fill stops.
+func (pr *producer) fill() {
+	for pr.filling.n < batchSize && pr.st.Next() {
+		b := pr.filling
+		if b == nil {
+			return
+		}
+		e := pr.st.Event()
 		it := &b.items[b.n]
 		it.seq, it.low = e.Seq, e.Low
 		if e.Sample != nil {
@@ -119,19 +162,65 @@ func (b *batch) fill(st *stitch.Stitcher) {
 		} else {
 			it.rec = e.Record.Clone()
 		}
-		ends[b.n] = int32(len(b.chains))
+		b.ends[b.n] = int32(len(b.chains))
 		b.n++
 	}
-	// b.chains may have moved while growing: slice it only now.
+}
+
+// quiesce is the decoder's BeforeApply function: it hands over the
+// items filled so far and waits until the consumer has given back every
+// batch, and so is through with every item, then takes a fresh batch to
+// fill. It runs on the producer's goroutine, inside st.Next in fill.
+// Once the context has ended it still waits, for the batches or for stop
+// (the consumer may be reading the state the decoder is about to change
+// until it gives its batch back), and then leaves no batch to fill, which
+// ends the goroutine.
+func (pr *producer) quiesce(decode.Record) {
+	if pr.filling.n > 0 {
+		pr.send()
+	}
+	var got []*batch
+	if pr.filling != nil {
+		got = append(got, pr.filling)
+	}
+	for len(got) < numBatches {
+		select {
+		case b := <-pr.free:
+			got = append(got, b)
+		case <-pr.quit:
+			pr.filling = nil
+			return
+		}
+	}
+	pr.filling = nil
+	if pr.ctx.Err() != nil {
+		return
+	}
+	pr.filling = got[0]
+	pr.filling.reset()
+	for _, b := range got[1:] {
+		pr.free <- b
+	}
+}
+
+// reset empties b for filling.
+func (b *batch) reset() {
+	b.n, b.last, b.err = 0, false, nil
+	b.chains = b.chains[:0]
+}
+
+// seal points the batch's samples at their callchains in b.chains, which
+// may have moved while growing.
+func (b *batch) seal() {
 	start := int32(0)
 	for i := range b.n {
 		it := &b.items[i]
 		if it.rec == nil {
-			if end := ends[i]; end > start || it.sample.Callchain != nil {
+			if end := b.ends[i]; end > start {
 				it.sample.Callchain = b.chains[start:end:end]
 			}
 		}
-		start = ends[i]
+		start = b.ends[i]
 	}
 }
 
@@ -141,15 +230,14 @@ func (b *batch) fill(st *stitch.Stitcher) {
 func (pr *producer) next() (e stitch.Event, ok bool, err error) {
 	for pr.cur == nil || pr.pos >= pr.cur.n {
 		if pr.cur != nil {
-			if pr.cur.n < batchSize {
-				err = pr.cur.err
-				pr.free <- pr.cur
-				pr.cur = nil
+			last := pr.cur.last
+			err = pr.cur.err
+			pr.free <- pr.cur
+			pr.cur = nil
+			if last {
 				<-pr.done
 				return stitch.Event{}, false, err
 			}
-			pr.free <- pr.cur
-			pr.cur = nil
 		}
 		b, open := <-pr.batches
 		if !open {
@@ -168,6 +256,7 @@ func (pr *producer) next() (e stitch.Event, ok bool, err error) {
 
 // stop cancels the goroutine and waits for it.
 func (pr *producer) stop() {
+	close(pr.quit)
 	pr.cancel()
 	for range pr.batches {
 	}

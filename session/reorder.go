@@ -35,7 +35,7 @@ type held struct {
 	ev       symbolize.Event
 	smp      stitch.Sample
 	buf      decode.Sample
-	rec      Record
+	rec      symbolize.Record
 	frames   []symbolize.Frame // storage of rec.Frames
 }
 
@@ -64,7 +64,7 @@ func (r *reorder) get() *held {
 
 // put recycles h, keeping its storage.
 func (r *reorder) put(h *held) {
-	h.rec = Record{}
+	h.rec = symbolize.Record{}
 	h.ev.Sample = nil
 	r.free = append(r.free, h)
 }
@@ -133,10 +133,10 @@ func (r *reorder) holdSample(smp *stitch.Sample, seq uint64) *held {
 }
 
 // holdRecord keeps a copy of record rec.
-func (r *reorder) holdRecord(rec *Record, seq uint64) *held {
+func (r *reorder) holdRecord(rec *symbolize.Record, seq uint64) *held {
 	h := r.get()
 	h.seq, h.isSample, h.hidden = seq, false, false
 	h.frames = append(h.frames[:0], rec.Frames...)
-	h.rec = Record{Record: rec.Record.Clone(), Comm: rec.Comm, Frames: h.frames}
+	h.rec = symbolize.Record{Record: rec.Record.Clone(), Comm: rec.Comm, Frames: h.frames}
 	return h
 }

@@ -1,7 +1,7 @@
 // Package session runs a recording through the pipeline, which is its
 // one job: it opens the input (a perf.data file, or a pipe-mode stream),
 // decodes it in time order and stitches the deferred user callchains back
-// on (for a file, on a producer goroutine), keeps the process model
+// on (on a producer goroutine), keeps the process model
 // current, symbolizes the samples that perf's filters keep and yields
 // them, with the side-band records asked for, to whatever consumes them
 // (the output package's sinks, in perfstitch).
@@ -72,7 +72,7 @@ type Options struct {
 // Session is one run of a recording through decode, stitch and
 // symbolize. Next yields, in time order (or perf's, see Options.Ordering), every sample that passes the
 // filters (resolved, as a *symbolize.Event) and the records asked for
-// with Options.Show (as a *Record); everything else only updates the
+// with Options.Show (as a *symbolize.Record); everything else only updates the
 // process model. A Session is not safe for concurrent use.
 type Session struct {
 	ctx    context.Context
@@ -86,7 +86,7 @@ type Session struct {
 	show   map[decode.RecordType]bool
 
 	ev       symbolize.Event
-	rec      Record
+	rec      symbolize.Record
 	deferred []symbolize.Frame // storage of rec.Frames
 	isSample bool
 	hidden   bool
@@ -101,24 +101,9 @@ type Session struct {
 	ended bool
 	cur   *held
 
-	// In file mode decode and stitch run in a producer goroutine that
-	// hands copies of their items over in batches (see producer).
+	// Decode and stitch run in a producer goroutine that hands copies
+	// of their items over in batches (see producer).
 	prod *producer
-}
-
-// Record is a side-band record yielded by [Session.Next], with what the
-// process model knows about its thread.
-type Record struct {
-	decode.Record
-
-	// Comm is the command name of the record's thread as perf shows it
-	// (after processing COMM and FORK records, before EXIT); "" when the
-	// record names no thread (tid -1), printed as ":-1".
-	Comm string
-
-	// Frames are the resolved user frames of a CALLCHAIN_DEFERRED record,
-	// leaf first.
-	Frames []symbolize.Frame
 }
 
 // Open opens the input opts names and sets up stitching and
@@ -154,6 +139,7 @@ func (s *Session) setup() error {
 		return err
 	}
 	s.sym = sym
+	s.prod = newProducer(s.ctx, f) // before Records: it hooks the decoder
 	s.recs = f.Records(decode.TimeOrder)
 	stOpts := s.opts.Stitch
 	stOpts.Order = stitch.ArrivalOrder
@@ -161,11 +147,7 @@ func (s *Session) setup() error {
 		stOpts.Order = stitch.PerfOrder
 	}
 	s.st = stitch.New(s.recs, stOpts)
-	if !f.Header.Pipe {
-		// Pipe mode stays on one goroutine: its events and feature data
-		// grow while records are read.
-		s.prod = startProducer(s.ctx, s.st)
-	}
+	s.prod.start(s.st)
 	return nil
 }
 
@@ -259,7 +241,7 @@ func (s *Session) yieldRecord(r decode.Record) bool {
 		return false
 	}
 	c := r.Common()
-	s.rec = Record{Record: r}
+	s.rec = symbolize.Record{Record: r}
 	switch rr := r.(type) {
 	case *decode.Exit:
 		s.rec.Comm = s.sym.Comm(c.PID, c.TID) // perf prints EXIT before processing it
@@ -300,7 +282,7 @@ func (s *Session) Event() *symbolize.Event {
 
 // Record returns the current record, or nil if the current item is a
 // sample. It is valid until the next call to Next.
-func (s *Session) Record() *Record {
+func (s *Session) Record() *symbolize.Record {
 	if s.isSample {
 		return nil
 	}
@@ -345,16 +327,9 @@ func (s *Session) Close() error {
 	return s.file.Close()
 }
 
-// next returns the next stitched item, from the producer or straight from
-// the stitcher; at the end it sets s.err.
+// next returns the next stitched item from the producer; at the end it
+// sets s.err.
 func (s *Session) next() (stitch.Event, bool) {
-	if s.prod == nil {
-		if !s.st.Next() {
-			s.err = s.st.Err()
-			return stitch.Event{}, false
-		}
-		return s.st.Event(), true
-	}
 	e, ok, err := s.prod.next()
 	if !ok {
 		s.err = err

@@ -1,30 +1,9 @@
-// Package symbolize resolves the addresses of stitched samples to frames —
-// symbol, offset and DSO — the way perf 6.1 does: per-process address spaces
-// from MMAP/MMAP2/COMM/FORK/EXIT records (or /proc/PID/maps snapshots), ELF
-// symbol tables found through --symfs, build-id caches and debuglinks,
-// kallsyms for the kernel, perf-PID.map files for JIT code, and C++/Rust
-// demangling.
-//
-// Use: s, _ := New(Options{...}); for each record in time order call
-// [Symbolizer.Observe] for side-band records and [Symbolizer.Resolve] for
-// samples; [Symbolizer.Diagnostics] then says what stayed unresolved.
-//
-// The rules follow tools/perf/util of perf 6.1: symbol.c (symbols__fixup_end,
-// symbols__fixup_duplicate/choose_best_symbol, kallsyms loading and
-// relocation), symbol-elf.c (dso__load_sym, the program-header address
-// adjustment, dso__synthesize_plt_symbols, build ids, debuglinks), dso.c
-// (the order of binary lookups), map.c (map__new, map_ip), machine.c and
-// thread.c (the process model, callchain contexts, max-stack).
-//
-// Failures to symbolize are diagnostics, counted per DSO, never errors.
-// Malformed ELF files are read through internal/elfsafe and yield no
-// symbols, never a panic (fuzzed: FuzzELFSymbols, FuzzDemangle,
-// FuzzParseMaps).
-//
-// The API is not yet stable.
 package symbolize
 
-import "github.com/perfstitch/perfstitch/stitch"
+import (
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/stitch"
+)
 
 // Reason says why a frame is not (fully) resolved.
 type Reason uint8
@@ -95,4 +74,20 @@ type Event struct {
 	// frames; printers apply --max-stack to the frames before them only.
 	// It may be stale (larger than len(Frames)) when Frames is empty.
 	Unwound int
+}
+
+// Record is a side-band record (not a sample) with what the process
+// model knows about its thread: the counterpart of [Event] for the
+// records a run shows besides samples.
+type Record struct {
+	decode.Record
+
+	// Comm is the command name of the record's thread as perf shows it
+	// (after processing COMM and FORK records, before EXIT); "" when the
+	// record names no thread (tid -1), printed as ":-1".
+	Comm string
+
+	// Frames are the resolved user frames of a CALLCHAIN_DEFERRED record
+	// (see [Symbolizer.ResolveDeferred]), leaf first.
+	Frames []Frame
 }
