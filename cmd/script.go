@@ -195,9 +195,13 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		// (docs/json.md).
 		so.Symbolize.Compat = compat.Known()[0]
 	}
-	// perf script forgets a thread at its EXIT: a sample printed after it
-	// (a deferred one flushed at the end) shows the comm ":TID".
-	so.Symbolize.DropExitedThreads = opts.Ordering == session.AsPerf
+	// perf 7 script forgets a thread at its EXIT: a sample printed after
+	// it shows the comm ":TID". The formats that print perf script's text
+	// (or fold it) follow; JSON and pprof keep the thread's name.
+	switch opts.Format {
+	case output.FormatText, output.FormatCollapsed, output.FormatFlameGraph, output.FormatFlameGraphHTML:
+		so.Symbolize.DropExitedThreads = opts.dialect().ScriptForgetsExitedThreads
+	}
 	if opts.ShowTaskEvents {
 		so.Show = append(so.Show, decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit)
 	}

@@ -84,6 +84,15 @@ type Dialect struct {
 	// the event names a pipe-mode stream records; perf 6.1 ignored them
 	// there and derived the name from the attr ("cpu-clock:HG").
 	StatsPipeRecordedNames bool
+
+	// perf script's thread table.
+
+	// ScriptForgetsExitedThreads: perf script removes a thread at its EXIT
+	// (machine__process_exit_event without keep_exited_threads), so a
+	// sample processed after it (a system-wide sample of an exiting
+	// thread stamped after its EXIT, a deferred sample flushed at the end)
+	// finds a new thread named ":TID". perf 6.1 kept exited threads.
+	ScriptForgetsExitedThreads bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -97,6 +106,8 @@ var Perf73 = Dialect{
 	VDSOOwnCopyOnly: true, UnwindEndsAtZero: true,
 	// perf report, --stats
 	CumulativeUserLevel: true, StatsNameWidth: 20, StatsPipeRecordedNames: true,
+	// perf script's thread table
+	ScriptForgetsExitedThreads: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
