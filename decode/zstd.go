@@ -15,10 +15,12 @@ const zstdBlockMax = 128 << 10
 
 // zstdMaxWindow bounds the decoder's window, which it allocates up front:
 // the zstd format allows up to 3.75 TB, which a hostile file must not get.
-// 8 MiB covers every compression level up to 19 (perf -z uses 1 by
-// default); files written with the "ultra" levels 20-22 are refused with a
-// warning.
-const zstdMaxWindow = 8 << 20
+// 128 MiB (a window log of 27) is what perf accepts: libzstd's streaming
+// decoder refuses larger windows by default, and it is the window of the
+// "ultra" levels 20-22 (perf -z --compression-level=22). Levels up to 19
+// use at most 8 MiB. A frame that declares a larger window is refused with
+// a warning, as perf refuses it.
+const zstdMaxWindow = 128 << 20
 
 // zstream decompresses the payloads of the COMPRESSED/COMPRESSED2 records
 // of one file with one streaming decoder (perf writes one never-ending
