@@ -58,6 +58,9 @@ type File struct {
 	// Meta holds the parsed feature sections. In pipe mode it is filled
 	// as HEADER_FEATURE records are read.
 	Meta Meta
+	// Limits bound the memory and work of reading the records; set them
+	// before calling Records.
+	Limits Limits
 
 	closer io.Closer
 	dec    decoder

@@ -44,6 +44,8 @@ type Options struct {
 	Symbolize symbolize.Options
 	// Stitch configures the stitcher.
 	Stitch stitch.Options
+	// Decode bounds the decoder's memory and work (decode.Limits).
+	Decode decode.Limits
 	// Filter selects the samples Next yields.
 	Filter Filter
 
@@ -143,6 +145,7 @@ func (s *Session) setup() error {
 		return err
 	}
 	s.sym = sym
+	f.Limits = s.opts.Decode
 	s.recs = f.Records(decode.TimeOrder)
 	s.st = stitch.New(s.recs, s.opts.Stitch)
 	if !f.Header.Pipe {
