@@ -25,6 +25,9 @@ type runSession struct {
 // and the command's own session options so (where to read, how to
 // symbolize, stitch and filter come from o). The caller must Close it.
 func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*runSession, error) {
+	if err := o.checkSources(); err != nil {
+		return nil, err
+	}
 	r := &runSession{}
 	so.Input, so.Stdin = o.Input, o.IO.In
 	so.Symbolize.Symfs = o.Symfs
@@ -36,6 +39,10 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 	so.Symbolize.Compat = o.dialect()
 	so.Stitch.NoMerge = o.NoMergeCallchains
 	so.Stitch.MaxPending = o.MaxPending
+	if so.Stitch.MaxPending == 0 {
+		so.Stitch.MaxPending = defaultMaxPending
+	}
+	so.Decode = o.decodeLimits()
 	so.Filter = o.Filter.session()
 	so.Progress = r.progress
 	s, err := session.Open(ctx, so)
@@ -43,6 +50,7 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 		return nil, err
 	}
 	r.Session = s
+	o.State = &RunState{run: r}
 	threshold := int64(progressThreshold)
 	if o.ProgressThreshold > 0 {
 		threshold = o.ProgressThreshold

@@ -44,7 +44,7 @@ most weight ranked first (so you know which binary to supply with --symfs).
 			if runF != nil {
 				return runF(opts)
 			}
-			return statsRun(c.Context(), opts)
+			return opts.Common.finishRun(statsRun(c.Context(), opts))
 		},
 	}
 	addCommonFlags(cmd, &opts.Common)
@@ -84,6 +84,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 		Records:     p.DecodeStats(),
 		Stitch:      p.StitchStats(),
 		Diagnostics: p.Symbolizer().Diagnostics(),
+		Warnings:    opts.Common.warnings().Count(),
 	})
 	if err := st.Write(opts.Common.IO.Out, opts.Format); err != nil {
 		return err
