@@ -150,6 +150,9 @@ type Stats struct {
 	// memory budget (Limits.QueueBytes) and delivered its oldest records
 	// early.
 	QueueFlushes uint64
+	// Repaired counts records delivered in part, with a warning (a
+	// sample whose callchain is longer than the record: the chain cut).
+	Repaired uint64
 	// Warnings are non-fatal problems (skipped records, bad features),
 	// each naming an offset; at most 100 are kept.
 	Warnings []error

@@ -648,8 +648,17 @@ func (d *decoder) parseSampleRest(s *store, l *layout, c cursor, off int64) (Rec
 	}
 	if st&SampleCallchain != 0 {
 		nr := c.u64("callchain.nr")
-		if nr > uint64(c.remaining()/8) {
+		cut := false
+		if c.short {
 			return nil, formatErr(off, RecordTypeSample, "callchain.nr", errShort)
+		}
+		if have := uint64(c.remaining() / 8); nr > have {
+			// The sample is kept with the entries the record holds; the
+			// fields after the chain cannot be located.
+			d.warn(formatErr(off, RecordTypeSample, "callchain.nr", fmt.Errorf(
+				"nr %d but %d entries left in the record: chain cut to %d, later fields dropped", nr, have, have)))
+			d.stats.Repaired++
+			nr, cut = have, true
 		}
 		b := c.bytes(int(nr)*8, "callchain")
 		if v, ok := castU64s(b, e); ok {
@@ -659,6 +668,9 @@ func (d *decoder) parseSampleRest(s *store, l *layout, c cursor, off int64) (Rec
 		} else {
 			s.chain = appendU64s(s.chain[:0], b, e)
 			smp.Callchain = s.chain
+		}
+		if cut {
+			return smp, nil
 		}
 	}
 	if st&SampleRaw != 0 {
