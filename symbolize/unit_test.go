@@ -247,7 +247,8 @@ func FuzzParseMaps(f *testing.F) {
 	f.Add([]byte("0-1 ---s 0 0:0 0\n"))
 	f.Fuzz(func(t *testing.T, b []byte) {
 		got, err := ParseMaps("fuzz", strings.NewReader(string(b)))
-		if err != nil && got != nil {
+		// Entries come with an error only when bad lines were skipped.
+		if err != nil && got != nil && !linesSkipped(err) {
 			t.Fatalf("both entries and error: %v", err)
 		}
 		for _, e := range got {
