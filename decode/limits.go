@@ -93,3 +93,26 @@ func (z *zstream) decompressLimit() int64 {
 	}
 	return limit
 }
+
+// maxIDs bounds the sample ids of all events of a file: perf writes one
+// per event and CPU (thousands), and each costs about 48 bytes here (the
+// array and the lookup map), so 2^20 of them stay within the default
+// 64 MiB budget. Ids beyond it are dropped with a warning; records
+// carrying them count as unknown ids.
+const maxIDs = 1 << 20
+
+func (d *decoder) idsLeft() uint64 {
+	if d.nids >= maxIDs {
+		return 0
+	}
+	return maxIDs - d.nids
+}
+
+func (d *decoder) warnIDs(off int64, have, kept uint64) {
+	rt := RecordType(0)
+	if off < 0 {
+		off, rt = 0, RecordTypeHeaderAttr
+	}
+	d.warn(&FormatError{Offset: off, Record: rt, Field: "attr.ids", Err: fmt.Errorf(
+		"%d sample ids, more than the %d all events may have: %d kept", have, maxIDs, kept)})
+}

@@ -78,6 +78,7 @@ type decoder struct {
 	layouts []layout
 	byID    map[uint64]int
 	stats   *Stats
+	nids    uint64 // sample ids of all events (maxIDs)
 
 	// lastID/lastIdx cache the last id lookup (records of one buffer
 	// mostly share an id).
@@ -89,6 +90,11 @@ func (d *decoder) addAttr(a *EventAttr) {
 	a.Index = len(d.f.Attrs)
 	d.f.Attrs = append(d.f.Attrs, a)
 	d.layouts = append(d.layouts, newLayout(a))
+	if left := d.idsLeft(); uint64(len(a.IDs)) > left {
+		d.warnIDs(-1, uint64(len(a.IDs)), left)
+		a.IDs = a.IDs[:left:left]
+	}
+	d.nids += uint64(len(a.IDs))
 	for _, id := range a.IDs {
 		d.byID[id] = a.Index
 	}

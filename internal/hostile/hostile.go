@@ -48,9 +48,11 @@ func Sample(t, nr uint64) []byte {
 func Round() []byte { return encode.RawRecord(le, decode.RecordTypeFinishedRound, 0, nil) }
 
 // File writes a file-mode perf.data of Attr whose data section is recs.
-func File(recs ...[]byte) ([]byte, error) {
+func File(recs ...[]byte) ([]byte, error) { return fileOf(Attr(), recs...) }
+
+func fileOf(attr *decode.EventAttr, recs ...[]byte) ([]byte, error) {
 	var out bytes.Buffer
-	w, err := encode.NewWriter(&seekBuf{b: &out}, encode.Options{Attrs: []*decode.EventAttr{Attr()}})
+	w, err := encode.NewWriter(&seekBuf{b: &out}, encode.Options{Attrs: []*decode.EventAttr{attr}})
 	if err != nil {
 		return nil, err
 	}
@@ -106,6 +108,15 @@ func Malformed() ([]Case, error) {
 			return nil, err
 		}
 	}
+	many := Attr()
+	for i := uint64(1); i <= 1<<20+1000; i++ {
+		many.IDs = append(many.IDs, i)
+	}
+	b, err := fileOf(many, Sample(10, 2), Sample(12, 1), Round())
+	if err != nil {
+		return nil, err
+	}
+	cases = append(cases, Case{Name: "1M sample ids", Data: b, Samples: 2, Stderr: "attr.ids: 1049576 sample ids, more than the 1048576"})
 	deferred := encode.RawRecord(le, decode.RecordTypeCallchainDeferred, 0, (&encode.Builder{}).U64(1).U64(1<<60).U64(userIP).B)
 	if err := add("deferred nr 2^60", 2, "CALLCHAIN_DEFERRED record at 0x", Sample(10, 2), deferred, Sample(12, 1), Round()); err != nil {
 		return nil, err
