@@ -133,6 +133,10 @@ func (o *CommonOptions) warnings() *diag.Log {
 	} else if name == "-" {
 		name = "stdin"
 	}
+	if f := r.File(); f != nil && !f.Header.Pipe && len(f.Meta.Features) == 0 {
+		st.diag.Add(diag.Warning{Source: name, Offset: 72, Where: "header", Field: "features",
+			Msg: "no feature sections: no build ids, event names or recording details (perf writes several)"})
+	}
 	ds := r.DecodeStats()
 	for _, err := range ds.Warnings {
 		st.diag.Add(decodeWarning(name, err))

@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"github.com/perfstitch/perfstitch/internal/hostile"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
 
 // scriptSamples counts the samples in perf script text (the lines that
@@ -215,6 +216,53 @@ func BenchmarkHostileBombs(b *testing.B) {
 				}))
 			}
 			b.ReportMetric(float64(heap)/(1<<20), "peak-MiB")
+		})
+	}
+}
+
+// TestHostileSources: missing paths and the wrong kinds of file for
+// --kallsyms, --symfs and --maps fail at start-up; a kallsyms copy or a
+// maps snapshot with a bad line is used all the same, with a warning;
+// /dev/zero as kallsyms is cut at its limit.
+func TestHostileSources(t *testing.T) {
+	dir := testfixture.Testdata(t, "fp")
+	data := filepath.Join(dir, "perf.data")
+	symfs := filepath.Join(dir, "symfs")
+	kallsyms := testfixture.Testdata(t, "kallsyms")
+	tmp := t.TempDir()
+	good, err := os.ReadFile(kallsyms)
+	if err != nil {
+		t.Fatal(err)
+	}
+	bad := filepath.Join(tmp, "kallsyms")
+	if err := os.WriteFile(bad, append([]byte("this is no kallsyms line\n"), good...), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	want := runCmd(t, "script", "-i", data, "--symfs", symfs, "--kallsyms", kallsyms)
+	tests := []struct {
+		name   string
+		args   []string
+		code   ExitCode
+		stderr string
+		same   bool // stdout equals the run with the good kallsyms
+	}{
+		{"missing kallsyms", []string{"--kallsyms", filepath.Join(tmp, "nope")}, ExitError, "--kallsyms: invalid file: stat ", false},
+		{"kallsyms directory", []string{"--kallsyms", tmp}, ExitError, "not a regular file", false},
+		{"symfs a file", []string{"--symfs", bad, "--kallsyms", kallsyms}, ExitError, "--symfs: invalid directory: ", false},
+		{"missing maps", []string{"--symfs", symfs, "--kallsyms", kallsyms, "--maps", filepath.Join(tmp, "nope")}, ExitError, "--maps: invalid directory: ", false},
+		{"kallsyms bad line", []string{"--symfs", symfs, "--kallsyms", bad}, ExitOK, "kallsyms:1: malformed kallsyms line \"this is no kallsyms line\" (1 bad line skipped)", true},
+		{"kallsyms /dev/zero", []string{"--symfs", symfs, "--kallsyms", "/dev/zero"}, ExitOK, "/dev/zero: file too large (1 MiB at most) (kernel symbols not resolved)", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			f, out, errOut := hermeticFactory()
+			code := Run(context.Background(), f, append([]string{"script", "-i", data}, tt.args...))
+			if code != tt.code || !strings.Contains(errOut.String(), tt.stderr) {
+				t.Errorf("exit %d, want %d; stderr lacks %q:\n%s", code, tt.code, tt.stderr, errOut)
+			}
+			if tt.same && out.String() != want {
+				t.Errorf("output differs from the run with the good kallsyms")
+			}
 		})
 	}
 }

@@ -149,8 +149,12 @@ func readString(path string) (string, error) {
 	}
 	defer f.Close()
 	var sb strings.Builder
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<31 {
+	limit := maxSourceSize
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() <= maxSourceSize {
 		sb.Grow(int(fi.Size()))
+	} else if err == nil && !fi.Mode().IsRegular() {
+		// A device: /dev/null is empty, and no kallsyms copy is one.
+		limit = maxDeviceSize
 	} else {
 		sb.Grow(kallsymsGuess)
 	}
@@ -158,8 +162,8 @@ func readString(path string) (string, error) {
 	for {
 		n, err := f.Read(buf)
 		sb.Write(buf[:n])
-		if sb.Len() > maxSourceSize {
-			return "", fmt.Errorf("%s: %w", path, errTooLarge)
+		if sb.Len() > limit {
+			return "", fmt.Errorf("%s: %w (%d MiB at most)", path, errTooLarge, limit>>20)
 		}
 		if err == io.EOF {
 			return sb.String(), nil

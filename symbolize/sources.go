@@ -12,8 +12,12 @@ import (
 // hundred KB, and /dev/zero must not be read without end.
 const maxSourceSize = 64 << 20
 
-// errTooLarge is the error of a symbol source larger than maxSourceSize.
-var errTooLarge = fmt.Errorf("file larger than %d MiB", maxSourceSize>>20)
+// maxDeviceSize bounds what is read of a character device given as a
+// symbol source.
+const maxDeviceSize = 1 << 20
+
+// errTooLarge is the error of a symbol source larger than its limit.
+var errTooLarge = errors.New("file too large")
 
 // ErrNotRegular is the error of a symbol source that is neither a
 // regular file nor a character device (a directory, a FIFO, a socket).
