@@ -95,6 +95,11 @@ type waitList struct {
 	e          []*entry
 	lastCookie uint64
 	hasLast    bool
+	// nABI counts the entries of e per DeferredABI, so that a record
+	// skips a list holding only samples of the other ABI (which it could
+	// not join): stitching stays linear when seed-ABI samples wait and
+	// cookie-ABI records arrive for their thread.
+	nABI [3]int
 }
 
 // waitCacheSize is the number of wait lists Stitcher.recent caches.
@@ -235,6 +240,7 @@ func (s *Stitcher) feed(r decode.Record) bool {
 		}
 		wl := s.waitList(e.tid, true)
 		wl.e = append(wl.e, e)
+		wl.nABI[e.smp.ABI%3]++
 		s.npending++
 		if s.npending > s.stats.PendingHighWater {
 			s.stats.PendingHighWater = s.npending
@@ -311,7 +317,7 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 	tid := rec.TID
 	var list []*entry
 	wl := s.waitList(tid, false)
-	if wl != nil {
+	if wl != nil && wl.nABI[rec.ABI%3] > 0 {
 		list = wl.e
 	}
 	matched := uint64(0)
@@ -334,9 +340,10 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 			continue
 		}
 		s.npending--
+		wl.nABI[e.smp.ABI%3]--
 	}
 	clear(list[len(keep):])
-	if wl != nil {
+	if wl != nil && list != nil {
 		wl.e = keep
 	}
 	switch {
@@ -363,6 +370,7 @@ func (s *Stitcher) matchCookie(rec *decode.CallchainDeferred) {
 			if e.smp.ABI == decode.DeferredCookie && e.smp.Cookie == rec.Cookie {
 				s.join(e, rec.IPs)
 				s.npending--
+				wl.nABI[e.smp.ABI%3]--
 				s.stats.CookieOnlyStitched++
 				continue
 			}
@@ -437,6 +445,7 @@ func (s *Stitcher) release(tid int32, cause int) {
 	}
 	clear(wl.e)
 	wl.e = wl.e[:0]
+	wl.nABI = [3]int{}
 	if cause == causeExit {
 		delete(s.pending, tid)
 		if slot := &s.recent[uint32(tid)%waitCacheSize]; *slot == wl {
@@ -488,6 +497,7 @@ func (s *Stitcher) push(e *entry) {
 		return // cannot happen: the front is its thread's oldest
 	}
 	s.noRecord(front, causeCap)
+	wl.nABI[front.smp.ABI%3]--
 	n := copy(wl.e, wl.e[1:])
 	wl.e[n] = nil
 	wl.e = wl.e[:n]
