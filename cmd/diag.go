@@ -15,9 +15,10 @@ import (
 )
 
 // defaultMaxPending is the stitcher's default cap on the items held back
-// behind deferred samples that wait for their user callchain (about 64
-// MiB of held samples and records); --max-pending changes it.
-const defaultMaxPending = 1 << 18
+// behind deferred samples that wait for their user callchain: about 64
+// MiB at the 700 bytes a held sample costs (docs/stitching.md);
+// --max-pending changes it.
+const defaultMaxPending = 100_000
 
 // Limits are the flags that bound memory and work and those that say
 // what to do with warnings.
