@@ -266,3 +266,25 @@ func TestHostileSources(t *testing.T) {
 		})
 	}
 }
+
+// TestHostileStatsCount: stats counts the warnings of a run, in its text
+// and its JSON.
+func TestHostileStatsCount(t *testing.T) {
+	data, err := hostile.File(hostile.Sample(10, 2), hostile.Sample(11, 1<<60), hostile.Sample(12, 1), hostile.Round())
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "perf.data")
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct{ format, want string }{{"table", "\nwarnings: 2 ("}, {"json", `"warnings":2`}} {
+		f, out, errOut := hermeticFactory()
+		if code := Run(context.Background(), f, []string{"stats", "-i", path, "--format", c.format}); code != ExitOK {
+			t.Fatalf("exit %d: %s", code, errOut)
+		}
+		if !strings.Contains(strings.ReplaceAll(out.String(), " ", ""), strings.ReplaceAll(c.want, " ", "")) {
+			t.Errorf("stats --format %s lacks %q:\n%s", c.format, c.want, out)
+		}
+	}
+}

@@ -36,11 +36,10 @@ const (
 // says nr entries and holds min(nr, 3) of them.
 func Sample(t, nr uint64) []byte {
 	var b encode.Builder
-	b.U64(userIP).U32(7).U32(7).U64(t).U64(nr)
+	b.U64(userIP).U32(7).U32(7).U64(t).U64(1000).U64(nr)
 	for i := uint64(0); i < nr && i < 3; i++ {
 		b.U64(userIP + 16*i)
 	}
-	b.U64(1000)
 	return encode.RawRecord(le, decode.RecordTypeSample, 2, b.B)
 }
 
