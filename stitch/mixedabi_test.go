@@ -47,3 +47,40 @@ func BenchmarkMixedABI(b *testing.B) {
 		}
 	}
 }
+
+// pendingBomb returns n deferred samples of one thread whose record
+// never comes.
+func pendingBomb(n int) []decode.Record {
+	recs := make([]decode.Record, 0, n)
+	for i := 0; i < n; i++ {
+		recs = append(recs, smp(evA, 1, uint64(i+1), K, 0xffffffff81000000, D, uint64(i+1)<<32|1))
+	}
+	return recs
+}
+
+// TestPendingCapBomb: past Options.MaxPending the oldest waiting sample
+// is released, and the held items stay at the cap.
+func TestPendingCapBomb(t *testing.T) {
+	st := stitch.New(&sliceSource{recs: pendingBomb(50000)}, stitch.Options{MaxPending: 1000})
+	n := 0
+	for st.Next() {
+		n++
+	}
+	s := st.Stats()
+	if n != 50000 || s.NoRecordCap != 49000 || s.QueueHighWater > 1001 {
+		t.Errorf("%d delivered, %d released by the cap, queue high water %d; want 50000, 49000, at most 1001", n, s.NoRecordCap, s.QueueHighWater)
+	}
+}
+
+// BenchmarkPendingCapBomb: 200,000 deferred samples of one thread without
+// records under a cap of 100,000 (quadratic when each release moved the
+// thread's wait list).
+func BenchmarkPendingCapBomb(b *testing.B) {
+	recs := pendingBomb(200000)
+	b.ReportAllocs()
+	for b.Loop() {
+		st := stitch.New(&sliceSource{recs: recs}, stitch.Options{MaxPending: 100000})
+		for st.Next() {
+		}
+	}
+}

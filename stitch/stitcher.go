@@ -498,9 +498,10 @@ func (s *Stitcher) push(e *entry) {
 	}
 	s.noRecord(front, causeCap)
 	wl.nABI[front.smp.ABI%3]--
-	n := copy(wl.e, wl.e[1:])
-	wl.e[n] = nil
-	wl.e = wl.e[:n]
+	// Drop the front without moving the rest (a copy would make a long
+	// wait list under the cap quadratic); append reclaims the space.
+	wl.e[0] = nil
+	wl.e = wl.e[1:]
 }
 
 func (s *Stitcher) deliver(e *entry) {
