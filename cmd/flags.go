@@ -56,6 +56,9 @@ type CommonOptions struct {
 	// ProgressThreshold is the input size above which a progress bar is
 	// drawn on a terminal stderr; 0 means 64 MiB.
 	ProgressThreshold int64
+
+	// Limits bound memory and work and say what warnings do (cmd/diag.go).
+	Limits
 }
 
 // Filter holds the flags that select samples: perf's --pid, --tid,
@@ -111,7 +114,8 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.BoolVar(&o.NoInline, "no-inline", false, "do not add inlined-function frames to DWARF-unwound (--call-graph dwarf) callchains")
 	fs.BoolVar(&o.NoMergeCallchains, "no-merge-callchains", false, "do not join deferred user callchains to their samples; show both as recorded (perf 6.19)")
 	fs.Var(&compatValue{&o.Compat}, "compat", compatUsage())
-	fs.IntVar(&o.MaxPending, "max-pending", 0, "release a deferred sample without its user callchain once this many records wait behind it (0: no limit, as perf)")
+	fs.IntVar(&o.MaxPending, "max-pending", 0, fmt.Sprintf("release a deferred sample without its user callchain once this many records wait behind it (0: the default, %d)", defaultMaxPending))
+	addLimitFlags(fs, &o.Limits)
 	fs.Var(&o.Filter.PIDs, "pid", "only show samples of these process ids (comma-separated)")
 	fs.Var(&o.Filter.TIDs, "tid", "only show samples of these thread ids (comma-separated)")
 	fs.VarP(&o.Filter.Comms, "comms", "c", "only show samples of threads with these command names (comma-separated)")
@@ -172,7 +176,10 @@ func (o *CommonOptions) dialect() compat.Dialect {
 // equals `-i perf.data`) and checks the shared flags.
 func (o *CommonOptions) complete(args []string) error {
 	if o.MaxPending < 0 {
-		return FlagErrorf("--max-pending must not be negative (0 means no limit)")
+		return FlagErrorf("--max-pending must not be negative (0 means the default, %d)", defaultMaxPending)
+	}
+	if o.DecompressRatio < 0 {
+		return FlagErrorf("--max-decompress-ratio must not be negative")
 	}
 	if len(args) > 1 {
 		return FlagErrorf("too many arguments: %q (one perf.data file at most)", args)

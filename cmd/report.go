@@ -99,7 +99,7 @@ graphs as data.`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return reportRun(c.Context(), opts)
+			return opts.Common.finishRun(reportRun(c.Context(), opts))
 		},
 	}
 	addCommonFlags(cmd, &opts.Common)

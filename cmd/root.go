@@ -38,14 +38,15 @@ type Factory struct {
 // Main runs perfstitch with the process's arguments and returns the exit
 // code.
 func Main() ExitCode {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
-	defer stop()
 	// A closed stdout (perfstitch script | head) must surface as EPIPE
 	// from Write, which ends the run quietly with status 0, instead of
 	// killing the process with SIGPIPE.
 	signal.Ignore(syscall.SIGPIPE)
 	f := &Factory{IO: iostreams.System(), Getenv: os.Getenv}
-	return Run(ctx, f, os.Args[1:])
+	f.IO.In = pollableStdin(os.Stdin)
+	return mainSignals(os.Stderr, func(ctx context.Context) ExitCode {
+		return Run(ctx, f, os.Args[1:])
+	}, os.Exit)
 }
 
 // Run runs the command line args against f and returns the exit code.
@@ -55,7 +56,13 @@ func Run(ctx context.Context, f *Factory, args []string) ExitCode {
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
+	defer cancelReads(ctx, f.IO.In)()
 	c, err := root.ExecuteContextC(ctx)
+	if err != nil && ctx.Err() != nil {
+		// Interrupted: what was formatted has been flushed.
+		fmt.Fprintln(f.IO.ErrOut, "perfstitch: interrupted")
+		return ExitInterrupted
+	}
 	return exitCode(f, c, err)
 }
 

@@ -80,7 +80,7 @@ comm/pid filters (--format flamegraph-html).`,
 			if runF != nil {
 				return runF(opts)
 			}
-			return scriptRun(cmd.Context(), opts)
+			return opts.finishRun(scriptRun(cmd.Context(), opts))
 		},
 	}
 	addCommonFlags(cmd, &opts.CommonOptions)

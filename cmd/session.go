@@ -30,6 +30,9 @@ type runSession struct {
 // and the command's own session options so (where to read, how to
 // symbolize, stitch and filter come from o). The caller must Close it.
 func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*runSession, error) {
+	if err := o.checkSources(); err != nil {
+		return nil, err
+	}
 	r := &runSession{}
 	so.Input, so.Stdin = o.Input, o.IO.In
 	so.Symbolize.Symfs = o.Symfs
@@ -43,6 +46,10 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 	}
 	so.Stitch.NoMerge = o.NoMergeCallchains
 	so.Stitch.MaxPending = o.MaxPending
+	if so.Stitch.MaxPending == 0 {
+		so.Stitch.MaxPending = defaultMaxPending
+	}
+	so.Decode = o.decodeLimits()
 	so.Filter = o.Filter.session()
 	so.Progress = r.progress
 	s, err := session.Open(ctx, so)
@@ -55,6 +62,7 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 	}
 	r.Session = s
 	r.name = inputName(o.Input, s.Size())
+	o.State = &RunState{run: r}
 	threshold := int64(progressThreshold)
 	if o.ProgressThreshold > 0 {
 		threshold = o.ProgressThreshold

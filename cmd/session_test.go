@@ -33,7 +33,7 @@ func TestTruncatedInput(t *testing.T) {
 		}
 		for _, command := range []string{"script", "report", "stats"} {
 			f, _, errOut := testFactory()
-			code := Run(context.Background(), f, []string{command, path})
+			code := Run(context.Background(), f, []string{command, "-q", path})
 			if code != ExitError || !regexp.MustCompile(tt.want).Match(errOut.Bytes()) {
 				t.Errorf("%s: %s: exit %d, stderr %q; want exit %d and %s", tt.name, command, code, errOut, ExitError, tt.want)
 			}

@@ -44,7 +44,7 @@ most weight ranked first (so you know which binary to supply with --symfs).
 			if runF != nil {
 				return runF(opts)
 			}
-			return statsRun(c.Context(), opts)
+			return opts.Common.finishRun(statsRun(c.Context(), opts))
 		},
 	}
 	addCommonFlags(cmd, &opts.Common)
@@ -85,6 +85,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 		Stitch:      p.StitchStats(),
 		Diagnostics: p.Symbolizer().Diagnostics(),
 		Compat:      opts.Common.dialect(),
+		Warnings:    opts.Common.warnings().Count(),
 	})
 	if err := st.Write(opts.Common.IO.Out, opts.Format); err != nil {
 		return err

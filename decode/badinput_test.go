@@ -230,18 +230,20 @@ func TestBadInput(t *testing.T) {
 		{"size 4", mut(func(b []byte) []byte { return put16(b, recOff[1]+6, 4) }), false, func(t *testing.T, r badResult) {
 			checkFormatErr(t, r.err, recOff[1], "size", nil)
 		}},
+		// A callchain longer than its record: the sample is delivered
+		// with the chain cut to the record, and a warning.
 		{"callchain nr past the record", mut(func(b []byte) []byte { return put64(b, recOff[3]+8+48, 1000) }), false, func(t *testing.T, r badResult) {
-			if r.err != nil || r.delivered != 5 {
+			if r.err != nil || r.delivered != 6 {
 				t.Fatalf("err %v, %d records", r.err, r.delivered)
 			}
-			if r.st.Skipped[decode.RecordTypeSample] != 1 || r.st.Counts[decode.RecordTypeSample] != 3 {
-				t.Errorf("skipped %v counts %v", r.st.Skipped, r.st.Counts)
+			if len(r.st.Skipped) != 0 || r.st.Repaired != 1 || r.st.Counts[decode.RecordTypeSample] != 3 {
+				t.Errorf("skipped %v repaired %d counts %v", r.st.Skipped, r.st.Repaired, r.st.Counts)
 			}
-			checkFormatErr(t, r.st.Warnings[0], recOff[3], "callchain.nr", io.ErrUnexpectedEOF)
+			checkFormatErr(t, r.st.Warnings[0], recOff[3], "callchain.nr", nil)
 		}},
 		{"callchain nr 2^61", mut(func(b []byte) []byte { return put64(b, recOff[3]+8+48, 1<<61) }), false, func(t *testing.T, r badResult) {
-			if r.err != nil || r.delivered != 5 {
-				t.Fatalf("err %v, %d records", r.err, r.delivered)
+			if r.err != nil || r.delivered != 6 || r.st.Repaired != 1 {
+				t.Fatalf("err %v, %d records, %d repaired", r.err, r.delivered, r.st.Repaired)
 			}
 		}},
 		{"unknown sample id", mut(func(b []byte) []byte { return put64(b, recOff[4]+8+24, 999) }), false, func(t *testing.T, r badResult) {

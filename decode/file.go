@@ -58,6 +58,9 @@ type File struct {
 	// Meta holds the parsed feature sections. In pipe mode it is filled
 	// as HEADER_FEATURE records are read.
 	Meta Meta
+	// Limits bound the memory and work of reading the records; set them
+	// before calling Records.
+	Limits Limits
 
 	closer io.Closer
 	dec    decoder
@@ -286,7 +289,11 @@ func (f *File) readAttrs(r io.ReaderAt, size int64) error {
 		}
 		ids := Section{e.u64(ent[h.AttrSize-16:]), e.u64(ent[h.AttrSize-8:])}
 		if ids.Size > 0 {
-			ib, err := readAtBounded(r, ids.Offset, ids.Size/8*8, size)
+			n := min(ids.Size/8, f.dec.idsLeft())
+			if n < ids.Size/8 {
+				f.dec.warnIDs(off+int64(h.AttrSize)-16, ids.Size/8, n)
+			}
+			ib, err := readAtBounded(r, ids.Offset, n*8, size)
 			if err != nil {
 				return &FormatError{Offset: off + int64(h.AttrSize) - 16, Field: "attr.ids", Err: err}
 			}

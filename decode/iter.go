@@ -49,6 +49,9 @@ type Records struct {
 	lastFlush  uint64
 	seq        uint64
 
+	queueBytes int64 // cost of the queued records (Limits.QueueBytes)
+	lastOff    int64 // offset of the record queued last
+
 	// queued reports that nextRaw queued the record instead of returning
 	// it (TimeOrder).
 	queued bool
@@ -143,6 +146,13 @@ type Stats struct {
 	// OutOfOrder counts records older than the last flush point (perf's
 	// "out of order events"); they are delivered late, not dropped.
 	OutOfOrder uint64
+	// QueueFlushes counts the times the time-order queue passed its
+	// memory budget (Limits.QueueBytes) and delivered its oldest records
+	// early.
+	QueueFlushes uint64
+	// Repaired counts records delivered in part, with a warning (a
+	// sample whose callchain is longer than the record: the chain cut).
+	Repaired uint64
 	// Warnings are non-fatal problems (skipped records, bad features),
 	// each naming an offset; at most 100 are kept.
 	Warnings []error
@@ -289,12 +299,16 @@ func (rs *Records) enqueue(rec []byte, off, inner int64, key uint64) {
 	rs.seq++
 	ch, pos := rs.arena.store(rec)
 	rs.q.push(qItem{time: key, seq: rs.seq, off: off, inner: inner, ch: ch, pos: pos, n: uint32(len(rec))})
+	rs.queueBytes += recordCost(len(rec))
+	rs.lastOff = off
+	rs.overBudget()
 }
 
 // flush moves every queued record with time <= limit to the ready list.
 func (rs *Records) flush(limit uint64) {
 	for rs.q.len() > 0 && rs.q.top().time <= limit {
 		it := rs.q.pop()
+		rs.queueBytes -= recordCost(int(it.n))
 		rs.ready = append(rs.ready, it)
 		rs.lastFlush = it.time
 	}
@@ -310,6 +324,9 @@ func (rs *Records) nextRaw() (Record, error) {
 		if rs.z != nil {
 			if r, ok := rs.nextDecompressed(); ok {
 				return r, nil
+			}
+			if rs.z.capErr != nil {
+				return nil, rs.z.capErr
 			}
 		}
 		rec, off, err := rs.fr.next()

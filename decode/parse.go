@@ -78,6 +78,7 @@ type decoder struct {
 	layouts []layout
 	byID    map[uint64]int
 	stats   *Stats
+	nids    uint64 // sample ids of all events (maxIDs)
 
 	// lastID/lastIdx cache the last id lookup (records of one buffer
 	// mostly share an id).
@@ -89,6 +90,11 @@ func (d *decoder) addAttr(a *EventAttr) {
 	a.Index = len(d.f.Attrs)
 	d.f.Attrs = append(d.f.Attrs, a)
 	d.layouts = append(d.layouts, newLayout(a))
+	if left := d.idsLeft(); uint64(len(a.IDs)) > left {
+		d.warnIDs(-1, uint64(len(a.IDs)), left)
+		a.IDs = a.IDs[:left:left]
+	}
+	d.nids += uint64(len(a.IDs))
 	for _, id := range a.IDs {
 		d.byID[id] = a.Index
 	}
@@ -648,8 +654,17 @@ func (d *decoder) parseSampleRest(s *store, l *layout, c cursor, off int64) (Rec
 	}
 	if st&SampleCallchain != 0 {
 		nr := c.u64("callchain.nr")
-		if nr > uint64(c.remaining()/8) {
+		cut := false
+		if c.short {
 			return nil, formatErr(off, RecordTypeSample, "callchain.nr", errShort)
+		}
+		if have := uint64(c.remaining() / 8); nr > have {
+			// The sample is kept with the entries the record holds; the
+			// fields after the chain cannot be located.
+			d.warn(formatErr(off, RecordTypeSample, "callchain.nr", fmt.Errorf(
+				"nr %d but %d entries left in the record: chain cut to %d, later fields dropped", nr, have, have)))
+			d.stats.Repaired++
+			nr, cut = have, true
 		}
 		b := c.bytes(int(nr)*8, "callchain")
 		if v, ok := castU64s(b, e); ok {
@@ -659,6 +674,9 @@ func (d *decoder) parseSampleRest(s *store, l *layout, c cursor, off int64) (Rec
 		} else {
 			s.chain = appendU64s(s.chain[:0], b, e)
 			smp.Callchain = s.chain
+		}
+		if cut {
+			return smp, nil
 		}
 	}
 	if st&SampleRaw != 0 {

@@ -15,10 +15,12 @@ const zstdBlockMax = 128 << 10
 
 // zstdMaxWindow bounds the decoder's window, which it allocates up front:
 // the zstd format allows up to 3.75 TB, which a hostile file must not get.
-// 8 MiB covers every compression level up to 19 (perf -z uses 1 by
-// default); files written with the "ultra" levels 20-22 are refused with a
-// warning.
-const zstdMaxWindow = 8 << 20
+// 128 MiB (a window log of 27) is what perf accepts: libzstd's streaming
+// decoder refuses larger windows by default, and it is the window of the
+// "ultra" levels 20-22 (perf -z --compression-level=22). Levels up to 19
+// use at most 8 MiB. A frame that declares a larger window is refused with
+// a warning, as perf refuses it.
+const zstdMaxWindow = 128 << 20
 
 // zstream decompresses the payloads of the COMPRESSED/COMPRESSED2 records
 // of one file with one streaming decoder (perf writes one never-ending
@@ -38,6 +40,9 @@ type zstream struct {
 	needReset    bool
 	broken       error
 	pendingOuter []Record // containers pulled mid-block, to deliver next
+	inTotal      int64    // compressed bytes fed so far
+	outTotal     int64    // decompressed bytes produced so far
+	capErr       error    // the decompression limit was passed
 	pullStore    store
 }
 
@@ -56,6 +61,7 @@ func (z *zstream) close() {
 func (z *zstream) feed(payload []byte, off int64) {
 	z.containerOff = off
 	z.in = payload
+	z.inTotal += int64(len(payload))
 	if z.broken != nil {
 		z.in = nil
 		return
@@ -116,6 +122,7 @@ func (z *zstream) pull() bool {
 	c := r.(*Compressed)
 	z.containerOff = off
 	z.in = c.Data
+	z.inTotal += int64(len(c.Data))
 	z.pendingOuter = append(z.pendingOuter, c.Clone())
 	return true
 }
@@ -159,6 +166,16 @@ func (z *zstream) nextInner(d *decoder) (rec []byte, off, inner int64, ok bool) 
 		before := len(z.in)
 		n, err := z.dec.Read(z.out[len(z.out):cap(z.out)])
 		z.out = z.out[:len(z.out)+n]
+		z.outTotal += int64(n)
+		if limit := z.decompressLimit(); limit >= 0 && z.outTotal > limit {
+			z.capErr = &FormatError{Offset: z.containerOff, Record: RecordTypeCompressed, Field: "data",
+				Err: fmt.Errorf("decompressed stream passed %d bytes from %d compressed (limits: %d times the input, %d bytes; --max-decompress-ratio, --max-decompress)",
+					z.outTotal, z.inTotal, z.rs.f.Limits.decompressRatio(), z.rs.f.Limits.decompressBytes())}
+			z.broken = z.capErr
+			z.in = nil
+			z.out, z.pos = z.out[:0], 0
+			return nil, 0, 0, false
+		}
 		if n == 0 && err == nil && len(z.in) == before {
 			err = io.ErrNoProgress
 		}

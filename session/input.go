@@ -1,7 +1,6 @@
 package session
 
 import (
-	"fmt"
 	"io"
 	"os"
 
@@ -10,7 +9,8 @@ import (
 
 // openInput opens the input named name: "-" (or "" while stdin is a
 // named pipe) is a pipe-mode stream on stdin, anything else a file
-// (perf.data for ""). size is the file size, -1 for a stream.
+// (perf.data for ""); a file-mode perf.data on stdin is read as a file
+// (openStdin). size is the file size, -1 for a stream.
 func openInput(name string, stdin io.Reader) (*decode.File, int64, error) {
 	if name == "" {
 		name = "perf.data"
@@ -21,11 +21,7 @@ func openInput(name string, stdin io.Reader) (*decode.File, int64, error) {
 		}
 	}
 	if name == "-" {
-		f, err := decode.NewPipe(stdin)
-		if err != nil {
-			return nil, 0, fmt.Errorf("stdin: %w", err)
-		}
-		return f, -1, nil
+		return openStdin(stdin)
 	}
 	st, err := os.Stat(name)
 	if err != nil {

@@ -47,6 +47,8 @@ type Options struct {
 	// Ordering is where deferred samples are yielded: in time order (the
 	// zero value) or where perf 7.3.4 prints them.
 	Ordering Ordering
+	// Decode bounds the decoder's memory and work (decode.Limits).
+	Decode decode.Limits
 	// Filter selects the samples Next yields.
 	Filter Filter
 
@@ -140,6 +142,7 @@ func (s *Session) setup() error {
 	}
 	s.sym = sym
 	s.prod = newProducer(s.ctx, f) // before Records: it hooks the decoder
+	f.Limits = s.opts.Decode
 	s.recs = f.Records(decode.TimeOrder)
 	stOpts := s.opts.Stitch
 	stOpts.Order = stitch.ArrivalOrder

@@ -118,7 +118,7 @@ func (s *Stitcher) feedArrival(r decode.Record, seq uint64) bool {
 				}
 			}
 			wl := s.waitList(e.tid, true)
-			wl.e = append(wl.e, e)
+			wl.add(e)
 			s.npending++
 			if s.npending > s.stats.PendingHighWater {
 				s.stats.PendingHighWater = s.npending
@@ -169,8 +169,7 @@ func (s *Stitcher) releaseAllInOrder(cause int) {
 		}
 	}
 	for _, wl := range s.pending {
-		clear(wl.e)
-		wl.e = wl.e[:0]
+		wl.reset()
 	}
 }
 
@@ -191,8 +190,6 @@ func (s *Stitcher) capSpan() {
 			return // cannot happen: the front is its thread's oldest
 		}
 		s.noRecord(front, causeCap)
-		n := copy(wl.e, wl.e[1:])
-		wl.e[n] = nil
-		wl.e = wl.e[:n]
+		wl.dropFront()
 	}
 }

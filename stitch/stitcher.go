@@ -137,6 +137,33 @@ type waitList struct {
 	e          []*entry
 	lastCookie uint64 // cookie ABI; in the seed ABI a hash of its user PCs
 	hasLast    bool
+	// nABI counts the entries of e per DeferredABI, so that a record
+	// skips a list holding only samples of the other ABI (which it could
+	// not join): stitching stays linear when seed-ABI samples wait and
+	// cookie-ABI records arrive for their thread.
+	nABI [3]int
+}
+
+// add appends e to the list.
+func (wl *waitList) add(e *entry) {
+	wl.e = append(wl.e, e)
+	wl.nABI[e.smp.ABI%3]++
+}
+
+// dropFront removes the oldest entry without moving the rest (a copy
+// would make a long wait list under the cap quadratic); append reclaims
+// the space.
+func (wl *waitList) dropFront() {
+	wl.nABI[wl.e[0].smp.ABI%3]--
+	wl.e[0] = nil
+	wl.e = wl.e[1:]
+}
+
+// reset empties the list, keeping its storage.
+func (wl *waitList) reset() {
+	clear(wl.e)
+	wl.e = wl.e[:0]
+	wl.nABI = [3]int{}
 }
 
 // waitCacheSize is the number of wait lists Stitcher.recent caches.
@@ -283,7 +310,7 @@ func (s *Stitcher) feed(r decode.Record) bool {
 			}
 		}
 		wl := s.waitList(e.tid, true)
-		wl.e = append(wl.e, e)
+		wl.add(e)
 		s.npending++
 		if s.npending > s.stats.PendingHighWater {
 			s.stats.PendingHighWater = s.npending
@@ -360,7 +387,7 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 	tid := rec.TID
 	var list []*entry
 	wl := s.waitList(tid, false)
-	if wl != nil {
+	if wl != nil && wl.nABI[rec.ABI%3] > 0 {
 		list = wl.e
 	}
 	matched := uint64(0)
@@ -386,9 +413,10 @@ func (s *Stitcher) record(rec *decode.CallchainDeferred) {
 			continue
 		}
 		s.npending--
+		wl.nABI[e.smp.ABI%3]--
 	}
 	clear(list[len(keep):])
-	if wl != nil {
+	if wl != nil && list != nil {
 		wl.e = keep
 	}
 	key := rec.Cookie
@@ -432,6 +460,7 @@ func (s *Stitcher) matchCookie(rec *decode.CallchainDeferred) {
 			if e.smp.ABI == decode.DeferredCookie && e.smp.Cookie == rec.Cookie {
 				s.join(e, rec.IPs)
 				s.npending--
+				wl.nABI[e.smp.ABI%3]--
 				s.stats.CookieOnlyStitched++
 				continue
 			}
@@ -497,8 +526,7 @@ func (s *Stitcher) release(tid int32, cause int) {
 	for _, e := range wl.e {
 		s.noRecord(e, cause)
 	}
-	clear(wl.e)
-	wl.e = wl.e[:0]
+	wl.reset()
 	if cause == causeExit {
 		delete(s.pending, tid)
 		if slot := &s.recent[uint32(tid)%waitCacheSize]; *slot == wl {
@@ -554,9 +582,7 @@ func (s *Stitcher) push(e *entry) {
 		return // cannot happen: the front is its thread's oldest
 	}
 	s.noRecord(front, causeCap)
-	n := copy(wl.e, wl.e[1:])
-	wl.e[n] = nil
-	wl.e = wl.e[:n]
+	wl.dropFront()
 }
 
 func (s *Stitcher) deliver(e *entry) {

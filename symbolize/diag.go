@@ -10,6 +10,7 @@ var reasonNames = [...]struct{ desc, name string }{
 	NoSymbols:       {"no symbols", "no-symbol"},
 	NoKallsyms:      {"no kallsyms", "no-kallsyms"},
 	Special:         {"not an address", "special"},
+	BadFile:         {"not ELF, truncated or corrupt", "dso-bad-file"},
 }
 
 // String returns a short lowercase description of the reason.
@@ -37,7 +38,7 @@ type DSODiagnostic struct {
 	// Path is the file the symbols were read from ("" if none).
 	Path string
 	// Reason is Resolved when the DSO's symbols were loaded, else why not
-	// (NotFound, BuildIDMismatch, NoSymbols, NoKallsyms, NoMap).
+	// (NotFound, BadFile, BuildIDMismatch, NoSymbols, NoKallsyms, NoMap).
 	Reason Reason
 	// Mismatches counts candidate files rejected for another build id.
 	Mismatches int

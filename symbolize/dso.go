@@ -354,6 +354,8 @@ func (s *Symbolizer) loadUser(d *dso) {
 			d.reason = BuildIDMismatch
 		case found:
 			d.reason = NoSymbols
+		case anyRegular(tried):
+			d.reason = BadFile
 		default:
 			d.reason = NotFound
 		}

@@ -17,6 +17,7 @@ const (
 	NoSymbols                     // the DSO has no symbol covering the address
 	NoKallsyms                    // kernel address and no usable kallsyms
 	Special                       // a marker or cookie, not an address
+	BadFile                       // the DSO file exists but is not ELF, or is truncated or corrupt
 )
 
 // Frame is one resolved callchain entry (or the sample IP).

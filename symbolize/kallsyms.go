@@ -4,7 +4,6 @@ import (
 	"debug/elf"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
 )
@@ -16,6 +15,9 @@ type kernelSyms struct {
 	modules map[string]*symtab // by "[name]"
 	text    uint64             // address of _text as listed, 0 if absent
 	hasText bool
+	// bad is the first malformed line (a *LineError counting the
+	// others), skipped as perf skips them; nil if none.
+	bad error
 }
 
 // parseKallsyms reads a /proc/kallsyms-format file the way perf 6.1's
@@ -31,9 +33,9 @@ func parseKallsyms(data []byte, name string) (*kernelSyms, error) {
 // substrings of it.
 func parseKallsymsText(text, name string) (*kernelSyms, error) {
 	ks := &kernelSyms{modules: map[string]*symtab{}}
-	raw, err := scanKallsyms(text, name, ks)
-	if err != nil {
-		return nil, err
+	raw, bad := scanKallsyms(text, name, ks)
+	if bad != nil {
+		ks.bad = bad
 	}
 	all := symtab{syms: raw}
 	all.fixup(true)
@@ -71,8 +73,16 @@ func parseKallsymsText(text, name string) (*kernelSyms, error) {
 
 // scanKallsyms returns the symbols perf keeps from a kallsyms text, in
 // file order and before any fixup, and notes _text's address in ks.
-func scanKallsyms(text, name string, ks *kernelSyms) ([]symbol, error) {
-	syms := make([]symbol, 0, strings.Count(text, "\n")+1)
+// Malformed lines are skipped; bad describes the first and counts them
+// (nil if there were none).
+func scanKallsyms(text, name string, ks *kernelSyms) (syms []symbol, bad *LineError) {
+	syms = make([]symbol, 0, strings.Count(text, "\n")+1)
+	skip := func(line int, err error) {
+		if bad == nil {
+			bad = &LineError{File: name, Line: line, Err: err}
+		}
+		bad.Skipped++
+	}
 	for line := 1; text != ""; line++ {
 		l, rest, _ := strings.Cut(text, "\n")
 		text = rest
@@ -82,11 +92,13 @@ func scanKallsyms(text, name string, ks *kernelSyms) ([]symbol, error) {
 			if strings.TrimSpace(l) == "" {
 				continue
 			}
-			return nil, fmt.Errorf("%s:%d: malformed kallsyms line %q", name, line, l)
+			skip(line, fmt.Errorf("malformed kallsyms line %q", l))
+			continue
 		}
 		addr, err := strconv.ParseUint(l[:sp], 16, 64)
 		if err != nil {
-			return nil, fmt.Errorf("%s:%d: bad address: %w", name, line, err)
+			skip(line, fmt.Errorf("bad address: %w", err))
+			continue
 		}
 		typ := l[sp+1]
 		sym := strings.TrimRight(l[sp+3:], "\r")
@@ -110,7 +122,7 @@ func scanKallsyms(text, name string, ks *kernelSyms) ([]symbol, error) {
 		}
 		syms = append(syms, symbol{start: addr, end: addr, name: sym, bind: bind})
 	}
-	return syms, nil
+	return syms, bad
 }
 
 // loadKallsyms opens and parses a kallsyms file.
@@ -131,14 +143,18 @@ const kallsymsGuess = 8 << 20
 // (and copies) its buffer from 512 bytes nor zeroes it, and the string
 // needs no second copy.
 func readString(path string) (string, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return "", err
 	}
 	defer f.Close()
 	var sb strings.Builder
-	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() < 1<<31 {
+	limit := maxSourceSize
+	if fi, err := f.Stat(); err == nil && fi.Size() > 0 && fi.Size() <= maxSourceSize {
 		sb.Grow(int(fi.Size()))
+	} else if err == nil && !fi.Mode().IsRegular() {
+		// A device: /dev/null is empty, and no kallsyms copy is one.
+		limit = maxDeviceSize
 	} else {
 		sb.Grow(kallsymsGuess)
 	}
@@ -146,6 +162,9 @@ func readString(path string) (string, error) {
 	for {
 		n, err := f.Read(buf)
 		sb.Write(buf[:n])
+		if sb.Len() > limit {
+			return "", fmt.Errorf("%s: %w (%d MiB at most)", path, errTooLarge, limit>>20)
+		}
 		if err == io.EOF {
 			return sb.String(), nil
 		}

@@ -29,14 +29,21 @@ type MapsError struct {
 	File string // "" when parsed from a reader without a name
 	Line int
 	Err  error
+	// Skipped counts the malformed lines skipped (this one the first);
+	// 0 when the file could not be read at all.
+	Skipped int
 }
 
 // Error formats the error as "FILE:LINE: message".
 func (e *MapsError) Error() string {
-	if e.File == "" {
-		return fmt.Sprintf("maps line %d: %v", e.Line, e.Err)
+	skipped := ""
+	if e.Skipped > 0 {
+		skipped = " (" + plural(e.Skipped, "bad line") + " skipped)"
 	}
-	return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	if e.File == "" {
+		return fmt.Sprintf("maps line %d: %v%s", e.Line, e.Err, skipped)
+	}
+	return fmt.Sprintf("%s:%d: %v%s", e.File, e.Line, e.Err, skipped)
 }
 
 // Unwrap returns the underlying error.
@@ -45,10 +52,13 @@ func (e *MapsError) Unwrap() error { return e.Err }
 // ParseMaps parses the /proc/PID/maps format strictly: every non-empty
 // line must be "START-END PERMS OFFSET MAJ:MIN INODE [PATH]" with hex
 // addresses, offset and device, a decimal inode, and START < END. name
-// labels errors (a *MapsError); on error no entries are returned.
+// labels errors (a *MapsError). A malformed line is skipped and the others
+// returned, with a *MapsError naming the first and counting them all
+// (Skipped); a read error ends the entries there.
 func ParseMaps(name string, r io.Reader) ([]MapsEntry, error) {
 	var out []MapsEntry
-	sc := bufio.NewScanner(r)
+	var bad *MapsError
+	sc := bufio.NewScanner(limitReader(r))
 	sc.Buffer(make([]byte, 0, 4096), 1<<20)
 	line := 0
 	for sc.Scan() {
@@ -59,12 +69,19 @@ func ParseMaps(name string, r io.Reader) ([]MapsEntry, error) {
 		}
 		e, err := parseMapsLine(text)
 		if err != nil {
-			return nil, &MapsError{File: name, Line: line, Err: err}
+			if bad == nil {
+				bad = &MapsError{File: name, Line: line, Err: err}
+			}
+			bad.Skipped++
+			continue
 		}
 		out = append(out, e)
 	}
 	if err := sc.Err(); err != nil {
 		return nil, &MapsError{File: name, Line: line + 1, Err: err}
+	}
+	if bad != nil {
+		return out, bad
 	}
 	return out, nil
 }
@@ -160,7 +177,7 @@ func validPerms(p string) bool {
 
 // ReadMapsFile parses the maps file at path.
 func ReadMapsFile(path string) ([]MapsEntry, error) {
-	f, err := os.Open(path)
+	f, err := openRegular(path)
 	if err != nil {
 		return nil, err
 	}

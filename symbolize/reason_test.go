@@ -16,7 +16,8 @@ func TestReasonNames(t *testing.T) {
 		{NoSymbols, "no symbols", "no-symbol"},
 		{NoKallsyms, "no kallsyms", "no-kallsyms"},
 		{Special, "not an address", "special"},
-		{Special + 1, "unknown reason", "unknown"},
+		{BadFile, "not ELF, truncated or corrupt", "dso-bad-file"},
+		{BadFile + 1, "unknown reason", "unknown"},
 	}
 	for _, tt := range tests {
 		if got := tt.r.String(); got != tt.desc {

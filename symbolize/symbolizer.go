@@ -92,6 +92,7 @@ type Symbolizer struct {
 
 	snapshots map[int32]*addrSpace // from MapsDir, nil value: none
 	snapErrs  []error
+	srcErrs   []error // kallsyms problems (SourceErrors)
 
 	unknown dso // pseudo-DSO for addresses outside every map
 	seq     uint64
@@ -479,9 +480,11 @@ func (s *Symbolizer) loadKernel() {
 	}
 	ks, err := s.kernelSyms(s.opts.Kallsyms)
 	if err != nil {
+		s.noteKallsyms(err)
 		kd.loaded, kd.reason = true, NoKallsyms
 		return
 	}
+	s.noteKallsyms(ks.bad)
 	ks.relocate(s.kref)
 	s.ksyms = ks
 	kd.tab = ks.kernel
@@ -530,7 +533,10 @@ func (s *Symbolizer) snapshot(pid int32) *addrSpace {
 	entries, err := ReadMapsFile(p)
 	if err != nil {
 		s.snapErrs = append(s.snapErrs, err)
-		return nil
+		if !linesSkipped(err) {
+			return nil
+		}
+		// Bad lines were skipped: the rest of the snapshot is used.
 	}
 	as := &addrSpace{}
 	for _, e := range entries {

@@ -230,7 +230,7 @@ func (s *Symbolizer) dataSnapshot(pid int32) *addrSpace {
 	var as *addrSpace
 	if p := mapsSnapshotPath(s.opts.MapsDir, pid); p != "" {
 		// A snapshot that does not parse is reported by snapshot().
-		if entries, err := ReadMapsFile(p); err == nil {
+		if entries, err := ReadMapsFile(p); err == nil || linesSkipped(err) {
 			as = &addrSpace{}
 			for _, e := range entries {
 				name := e.Path

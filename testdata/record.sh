@@ -32,4 +32,6 @@ record() {
 record fp         file -e cpu-clock -F 400 -g --sample-cpu
 record pipe       pipe -e cpu-clock -F 400 -g --sample-cpu
 record zstd       file -e cpu-clock -F 400 -g --sample-cpu -z
+record zstd19     file -e cpu-clock -F 400 -g --sample-cpu -z --compression-level=19
+record zstd22     file -e cpu-clock -F 400 -g --sample-cpu -z --compression-level=22
 record two-events file -e cpu-clock,task-clock -F 200 -g --sample-cpu

@@ -124,6 +124,9 @@ type Stats struct {
 	Lost    Lost          `json:"lost"`
 	Stitch  *Stitch       `json:"stitch,omitempty"`
 	Symbols Symbolized    `json:"symbolization"`
+	// Warnings counts what was skipped, repaired or distrusted (printed
+	// on stderr).
+	Warnings uint64 `json:"warnings,omitempty"`
 
 	// compat is the dialect of WritePerf.
 	compat compat.Dialect
@@ -256,7 +259,8 @@ type Input struct {
 	Diagnostics []symbolize.DSODiagnostic
 	// Compat is the perf release whose perf report --stats text WritePerf
 	// prints (--compat); the zero value means [compat.Default].
-	Compat compat.Dialect
+	Compat   compat.Dialect
+	Warnings uint64 // the run's warnings (internal/diag)
 }
 
 var sampleFormatNames = []string{"IP", "TID", "TIME", "ADDR", "READ", "CALLCHAIN", "ID", "CPU", "PERIOD",
@@ -290,7 +294,8 @@ func (c *Collector) Stats(in Input) *Stats {
 			LostRecords: c.lostRecords, LostEvents: c.lostEvents,
 			Throttle: c.throttle, Unthrottle: c.unthrottle,
 		},
-		Symbols: c.symbolized(in.Diagnostics),
+		Symbols:  c.symbolized(in.Diagnostics),
+		Warnings: in.Warnings,
 	}
 	st.Events = c.eventStats(attrs, st.Header.Pipe && !in.Compat.StatsPipeRecordedNames)
 	for _, e := range st.Events {
@@ -665,6 +670,9 @@ func (st *Stats) writeRecords(bw *bufio.Writer) error {
 	l := st.Lost
 	fmt.Fprintf(bw, "lost: %d LOST records (%d events), %d samples; throttled %d times, unthrottled %d times\n",
 		l.LostRecords, l.LostEvents, l.LostSamples, l.Throttle, l.Unthrottle)
+	if st.Warnings > 0 {
+		fmt.Fprintf(bw, "warnings: %d (records, fields or symbol sources skipped, repaired or distrusted; see stderr)\n", st.Warnings)
+	}
 	return nil
 }
 

@@ -1,0 +1,194 @@
+package cmd
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"strconv"
+	"strings"
+
+	"github.com/spf13/pflag"
+
+	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/diag"
+	"github.com/perfstitch/perfstitch/symbolize"
+)
+
+// defaultMaxPending is the stitcher's default cap on the items held back
+// behind deferred samples that wait for their user callchain: about 64
+// MiB at the 700 bytes a held sample costs (docs/stitching.md);
+// --max-pending changes it.
+const defaultMaxPending = 100_000
+
+// Limits are the flags that bound memory and work and those that say
+// what to do with warnings.
+type Limits struct {
+	Quiet  bool // -q: count warnings without printing them
+	Strict bool // --strict: any warning makes the run fail (exit 1)
+
+	QueueLimit      byteSize // --queue-limit: time-order queue budget
+	DecompressRatio int64    // --max-decompress-ratio
+	MaxDecompress   byteSize // --max-decompress
+
+	// State is the run's state once openSession has opened it (nil
+	// before): what finishRun reports.
+	State *RunState
+}
+
+// RunState is what a command's run leaves for its end: the session and
+// the warnings gathered from it.
+type RunState struct {
+	run  *runSession
+	diag *diag.Log
+}
+
+// addLimitFlags registers the Limits flags.
+func addLimitFlags(fs *pflag.FlagSet, l *Limits) {
+	fs.BoolVarP(&l.Quiet, "quiet", "q", false, "do not print warnings (records, fields or symbol-source lines skipped or repaired); they are still counted")
+	fs.BoolVar(&l.Strict, "strict", false, "treat warnings as errors: exit 1 if anything was skipped or repaired")
+	fs.Var(&l.QueueLimit, "queue-limit", "memory `budget` of the time-order queue (default 64M); past it the oldest records are delivered early, as perf's ordered events do")
+	fs.Int64Var(&l.DecompressRatio, "max-decompress-ratio", 0, fmt.Sprintf("refuse a compressed stream that expands more than this many `times` its input (default %d)", decode.DefaultDecompressRatio))
+	fs.Var(&l.MaxDecompress, "max-decompress", "refuse a compressed stream that expands to more than this many `bytes` (default 16G)")
+}
+
+// decodeLimits returns the decoder's limits from the flags.
+func (l *Limits) decodeLimits() decode.Limits {
+	return decode.Limits{QueueBytes: int64(l.QueueLimit), DecompressRatio: l.DecompressRatio, DecompressBytes: int64(l.MaxDecompress)}
+}
+
+// byteSize is a flag value of bytes with an optional K, M or G suffix
+// (powers of 1024).
+type byteSize int64
+
+func (b *byteSize) String() string {
+	if *b == 0 {
+		return ""
+	}
+	return strconv.FormatInt(int64(*b), 10)
+}
+
+func (b *byteSize) Set(s string) error {
+	mul := int64(1)
+	t := strings.TrimSuffix(strings.TrimSuffix(s, "B"), "i")
+	if n := len(t); n > 0 {
+		switch t[n-1] {
+		case 'K', 'k':
+			mul, t = 1<<10, t[:n-1]
+		case 'M', 'm':
+			mul, t = 1<<20, t[:n-1]
+		case 'G', 'g':
+			mul, t = 1<<30, t[:n-1]
+		}
+	}
+	v, err := strconv.ParseInt(t, 10, 64)
+	if err != nil || v <= 0 || v > (1<<62)/mul {
+		return fmt.Errorf("want a positive size such as 64M, have %q", s)
+	}
+	*b = byteSize(v * mul)
+	return nil
+}
+
+func (b *byteSize) Type() string { return "size" }
+
+// checkSources fails at start-up on symbol sources that do not exist or
+// are the wrong kind of file, as perf fails on them ("Invalid file").
+func (o *CommonOptions) checkSources() error {
+	if o.Kallsyms != "" {
+		if err := symbolize.CheckSourceFile(o.Kallsyms); err != nil {
+			return fmt.Errorf("--kallsyms: invalid file: %w", err)
+		}
+	}
+	for _, d := range []struct{ flag, path string }{{"--symfs", o.Symfs}, {"--maps", o.Maps}} {
+		if d.path == "" {
+			continue
+		}
+		st, err := os.Stat(d.path)
+		if err == nil && !st.IsDir() {
+			err = fmt.Errorf("%s: not a directory", d.path)
+		}
+		if err != nil {
+			return fmt.Errorf("%s: invalid directory: %w", d.flag, err)
+		}
+	}
+	return nil
+}
+
+// warnings returns the run's warning log, filled once from the session:
+// the decoder's warnings, the symbol sources' and the caps that acted.
+func (o *CommonOptions) warnings() *diag.Log {
+	if o.State == nil {
+		o.State = &RunState{}
+	}
+	st := o.State
+	if st.diag != nil {
+		return st.diag
+	}
+	st.diag = diag.New(o.IO.ErrOut, o.Quiet)
+	r := st.run
+	if r == nil || r.Session == nil {
+		return st.diag
+	}
+	name := o.Input
+	if name == "" {
+		name = "perf.data"
+	} else if name == "-" {
+		name = "stdin"
+	}
+	if f := r.File(); f != nil && !f.Header.Pipe && len(f.Meta.Features) == 0 {
+		st.diag.Add(diag.Warning{Source: name, Offset: 72, Where: "header", Field: "features",
+			Msg: "no feature sections: no build ids, event names or recording details (perf writes several)"})
+	}
+	ds := r.DecodeStats()
+	for _, err := range ds.Warnings {
+		st.diag.Add(decodeWarning(name, err))
+	}
+	if extra := ds.WarningCount - uint64(len(ds.Warnings)); ds.WarningCount > uint64(len(ds.Warnings)) {
+		st.diag.AddN(diag.Warning{Source: name, Offset: -1, Msg: "more decoder warnings, not kept"}, extra)
+	}
+	if n := ds.OutOfOrder; n > 0 {
+		st.diag.AddN(diag.Warning{Source: name, Offset: -1, Msg: fmt.Sprintf(
+			"%s records older than a flushed round, delivered late (perf: out of order events)", diag.Group(n))}, 1)
+	}
+	if n := r.StitchStats().NoRecordCap; n > 0 {
+		st.diag.AddN(diag.Warning{Source: name, Offset: -1, Msg: fmt.Sprintf(
+			"%s deferred samples released without their user callchain by the pending cap (--max-pending), counted as no-record", diag.Group(n))}, 1)
+	}
+	for _, err := range r.Symbolizer().SourceErrors() {
+		st.diag.Add(diag.Warning{Offset: -1, Msg: err.Error()})
+	}
+	return st.diag
+}
+
+// decodeWarning turns a decoder warning into a diag.Warning.
+func decodeWarning(name string, err error) diag.Warning {
+	var fe *decode.FormatError
+	if !errors.As(err, &fe) {
+		return diag.Warning{Source: name, Offset: -1, Msg: err.Error()}
+	}
+	w := diag.Warning{Source: name, Offset: fe.Offset, Where: "header", Field: fe.Field}
+	if fe.Record != 0 {
+		w.Where = fe.Record.String() + " record"
+	}
+	if fe.Err != nil {
+		w.Msg = fe.Err.Error()
+	}
+	return w
+}
+
+// finishRun prints the run's warnings and their summary on stderr; with
+// --strict, warnings make a successful run fail.
+func (o *CommonOptions) finishRun(err error) error {
+	if o.State == nil || o.State.run == nil {
+		return err
+	}
+	log := o.warnings()
+	log.Summary()
+	if err == nil && o.Strict && log.Count() > 0 {
+		noun := "warnings"
+		if log.Count() == 1 {
+			noun = "warning"
+		}
+		return fmt.Errorf("%s %s (--strict)", diag.Group(log.Count()), noun)
+	}
+	return err
+}
