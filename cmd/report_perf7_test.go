@@ -65,9 +65,7 @@ var perf7SummarySymbols = map[string]bool{}
 // perf7SummaryPending lists the goldens perfstitch does not reproduce yet
 // for a reason outside report, stats and collapsed, keyed by
 // "case/golden".
-var perf7SummaryPending = map[string]string{
-	"go/report-children.txt": "not analysed yet (output/report)",
-}
+var perf7SummaryPending = map[string]string{}
 
 // TestPerf7Summaries compares perfstitch report (--no-children and
 // --children), stats --format perf and script --format collapsed, in the
