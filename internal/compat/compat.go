@@ -77,11 +77,11 @@ type Dialect struct {
 	CumulativeUserLevel bool
 	// SymCmpDSOUnsorted: the symbol sort key compares the DSOs of two
 	// resolved entries only when dso is not a sort key itself (perf
-	// 6.11's sort__sym_cmp, commit "perf hist: Fix sym comparison with
-	// dso" dropping "|| hists__has(right->hists, dso)"). perf 6.1 always
-	// compared them. The key's comparison is not a total order, so this
-	// decides which lookups find an existing entry and which entries
-	// collapse.
+	// 6.11's sort__sym_cmp: a June 2024 fix by Namhyung Kim dropped the
+	// "|| hists__has(right->hists, dso)" that made the test always
+	// true). perf 6.1 always compared them. The key's comparison is not
+	// a total order, so this decides which lookups find an existing
+	// entry and which entries collapse.
 	SymCmpDSOUnsorted bool
 	// MergedChainsUnresolved: when two histogram entries collapse into
 	// one (hists__collapse_insert_entry), the call-graph entries of the
