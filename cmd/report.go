@@ -155,6 +155,10 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 	p, err := openSession(ctx, &opts.Common, session.Options{
 		Show:        []decode.RecordType{decode.RecordTypeMmap, decode.RecordTypeMmap2, decode.RecordTypeLostSamples},
 		CountHidden: true,
+		// perf adds a merged deferred sample to the histogram where its
+		// CALLCHAIN_DEFERRED record arrives; the entries' insertion order
+		// shapes the tree that decides lookups and ties.
+		Ordering: session.AsPerf,
 	})
 	if err != nil {
 		return err

@@ -65,18 +65,7 @@ var perf7SummarySymbols = map[string]bool{}
 // perf7SummaryPending lists the goldens perfstitch does not reproduce yet
 // for a reason outside report, stats and collapsed, keyed by
 // "case/golden".
-var perf7SummaryPending = map[string]string{
-	"c-threads/report-children.txt":  "tie order of equal --children rows (output/report)",
-	"period/report-children.txt":     "tie order of equal --children rows (output/report)",
-	"two-events/report-children.txt": "tie order of equal --children rows (output/report)",
-	"cpp/report.txt":                 "symbol column width (output/report)",
-	"cpp/report-children.txt":        "symbol column width (output/report)",
-	"go/report-children.txt":         "not analysed yet (output/report)",
-	// perf prints one 4-sample kernel branch as the bare address
-	// 0xffffffff81629a84, which its own script output names
-	// do_vmi_align_munmap+0x1c4 (on 3 samples): not understood yet.
-	"go-goroutines/perf7/report-children.txt": "a kernel caller perf 7.3.4 leaves as a bare address (not understood)",
-}
+var perf7SummaryPending = map[string]string{}
 
 // TestPerf7Summaries compares perfstitch report (--no-children and
 // --children), stats --format perf and script --format collapsed, in the

@@ -48,9 +48,7 @@ var testdataPerf7Symbols = map[string]bool{}
 
 // testdataPerf7Pending lists the testdata goldens perfstitch does not
 // reproduce yet, keyed by "CASE/perf7/GOLDEN".
-var testdataPerf7Pending = map[string]string{
-	"demo/perf7/report.txt": "call-graph branch drawn as the last one (output/report)",
-}
+var testdataPerf7Pending = map[string]string{}
 
 // TestPerf7Testdata compares perfstitch, in its default dialect, with the
 // perf 7.3.4 goldens of the testdata cases: byte for byte, or through

@@ -75,6 +75,22 @@ type Dialect struct {
 	// no longer do for kernel nodes resolved by add_callchain_ip. Rows made
 	// by a sample's own IP keep the sample's cpumode level.
 	CumulativeUserLevel bool
+	// SymCmpDSOUnsorted: the symbol sort key compares the DSOs of two
+	// resolved entries only when dso is not a sort key itself (perf
+	// 6.11's sort__sym_cmp: a June 2024 fix by Namhyung Kim dropped the
+	// "|| hists__has(right->hists, dso)" that made the test always
+	// true). perf 6.1 always compared them. The key's comparison is not
+	// a total order, so this decides which lookups find an existing
+	// entry and which entries collapse.
+	SymCmpDSOUnsorted bool
+	// MergedChainsUnresolved: when two histogram entries collapse into
+	// one (hists__collapse_insert_entry), the call-graph entries of the
+	// chains merged into the survivor lose their symbol, since perf 6.5's
+	// merge_chain_branch (tools/perf/util/callchain.c) hands the cursor a
+	// map_symbol of maps and map only: they match other entries by DSO
+	// and address and print as the address ("0x44d125"). Without it, as
+	// perf 6.1: they keep their symbol.
+	MergedChainsUnresolved bool
 	// StatsNameWidth is the width of the record-type column of perf report
 	// --stats ("%16s" in perf 6.1, "%20s" in perf 7.3.4, where the name
 	// CALLCHAIN_DEFERRED needs 18: events_stats__fprintf in
@@ -105,7 +121,8 @@ var Perf73 = Dialect{
 	DemangleParams: true, PLTSlotNames: true, InlineAllChains: true,
 	VDSOOwnCopyOnly: true, UnwindEndsAtZero: true,
 	// perf report, --stats
-	CumulativeUserLevel: true, StatsNameWidth: 20, StatsPipeRecordedNames: true,
+	CumulativeUserLevel: true, SymCmpDSOUnsorted: true, MergedChainsUnresolved: true,
+	StatsNameWidth: 20, StatsPipeRecordedNames: true,
 	// perf script's thread table
 	ScriptForgetsExitedThreads: true,
 }

@@ -86,13 +86,14 @@ type chainEntry struct {
 	resolved bool
 }
 
-// label is how perf prints a callchain entry (callchain_list__sym_name).
+// label is how perf prints a callchain entry (callchain_list__sym_name),
+// at most perfBufLen-1 bytes of it.
 func (e *chainEntry) label() string {
 	if e.resolved {
 		if e.inlined {
-			return e.name + " (inlined)"
+			return clip(e.name + " (inlined)")
 		}
-		return e.name
+		return clip(e.name)
 	}
 	return hexAlt(e.ip)
 }
@@ -459,13 +460,20 @@ func (p *graphPrinter) entryLine(n *chainNode, e *chainEntry, depth int, mask ui
 }
 
 // merge adds every chain of src to n (perf's callchain_merge): each node
-// of src with hits of its own is appended with its full path.
-func (n *chainNode) merge(src *chainNode) {
+// of src with hits of its own is appended with its full path. unresolved
+// drops the symbols of src's entries on the way, as perf 6.5+ does
+// (compat.Dialect.MergedChainsUnresolved).
+func (n *chainNode) merge(src *chainNode, unresolved bool) {
 	var path []chainEntry
 	var walk func(x *chainNode)
 	walk = func(x *chainNode) {
 		keep := len(path)
 		path = append(path, x.val...)
+		if unresolved {
+			for i := keep; i < len(path); i++ {
+				path[i].resolved, path[i].inlined, path[i].name, path[i].start = false, false, "", 0
+			}
+		}
 		if x.hit > 0 && len(path) > 0 {
 			n.appendChain(path, x.hit)
 		}

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -244,7 +245,7 @@ func levelOf(s *decode.Sample) byte {
 
 func (r *Report) entryOf(f *symbolize.Frame) chainEntry {
 	e := chainEntry{ip: f.Addr, dsoRank: -1, kernel: f.Kernel}
-	if f.Reason != symbolize.NoMap {
+	if f.Reason != symbolize.NoMap && !f.Cookie {
 		e.dso = f.DSOShort
 		e.dsoRank = r.rank(f.DSO)
 	}
@@ -284,9 +285,6 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 	// The callchain cursor: leaf first, then reversed for caller order.
 	r.cursor = r.cursor[:0]
 	for i := range ev.Frames {
-		if ev.Frames[i].Cookie {
-			continue
-		}
 		r.cursor = append(r.cursor, r.entryOf(&ev.Frames[i]))
 	}
 	if r.callerOrder() {
@@ -306,7 +304,8 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 		self.sym = ev.IP.Symbol
 		self.start = ev.IP.MapAddr - ev.IP.Offset
 	}
-	he := sec.findOrAdd(self, r.opts.Sort)
+	symDSO := symComparesDSO(r.opts.Sort, r.opts.Compat)
+	he := sec.findOrAdd(self, r.opts.Sort, symDSO)
 	he.self += period
 	he.nrSelf++
 	he.acc += period
@@ -343,7 +342,7 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 		}
 		dup := false
 		for _, prev := range r.cache {
-			if compareHist(prev, tmpl, r.opts.Sort) == 0 {
+			if compareHist(prev, tmpl, r.opts.Sort, symDSO) == 0 {
 				dup = true
 				break
 			}
@@ -351,7 +350,7 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 		if dup {
 			continue
 		}
-		ce := sec.findOrAdd(tmpl, r.opts.Sort)
+		ce := sec.findOrAdd(tmpl, r.opts.Sort, symDSO)
 		ce.acc += period
 		ce.nrAcc++
 		r.cache = append(r.cache, ce)
@@ -375,8 +374,8 @@ func (r *Report) callerOrder() bool {
 	return r.opts.Children
 }
 
-func (s *reportSection) findOrAdd(tmpl *histEntry, keys []SortKey) *histEntry {
-	found, _ := s.entries.FindOrInsert(tmpl, func(a, b *histEntry) int { return compareHist(a, b, keys) }, func() *histEntry {
+func (s *reportSection) findOrAdd(tmpl *histEntry, keys []SortKey, symDSO bool) *histEntry {
+	found, _ := s.entries.FindOrInsert(tmpl, func(a, b *histEntry) int { return compareHist(a, b, keys, symDSO) }, func() *histEntry {
 		he := new(histEntry)
 		*he = *tmpl
 		return he
@@ -388,7 +387,7 @@ func (s *reportSection) findOrAdd(tmpl *histEntry, keys []SortKey) *histEntry {
 // hists__collapse_resort moves entries_in into the collapsed tree (with
 // perf's comparison some duplicates created by missed lookups meet here).
 // It runs once; the section keeps the collapsed tree.
-func (s *reportSection) collapse(keys []SortKey) {
+func (s *reportSection) collapse(keys []SortKey, d compat.Dialect) {
 	if s.collapsed {
 		return
 	}
@@ -402,9 +401,10 @@ func (s *reportSection) collapse(keys []SortKey) {
 	if !needCollapse {
 		return
 	}
+	symDSO := symComparesDSO(keys, d)
 	var out rbtree.Tree[*histEntry]
 	for _, he := range s.entries.Values() {
-		n, inserted := out.FindOrInsert(he, func(a, b *histEntry) int { return compareHist(a, b, keys) }, nil)
+		n, inserted := out.FindOrInsert(he, func(a, b *histEntry) int { return compareHist(a, b, keys, symDSO) }, nil)
 		if inserted {
 			continue
 		}
@@ -413,7 +413,7 @@ func (s *reportSection) collapse(keys []SortKey) {
 		dst.acc += he.acc
 		dst.nrSelf += he.nrSelf
 		dst.nrAcc += he.nrAcc
-		dst.chain.merge(&he.chain)
+		dst.chain.merge(&he.chain, d.MergedChainsUnresolved)
 	}
 	s.entries = out
 }
@@ -443,17 +443,28 @@ func cmpWrap(a, b uint64) int {
 
 // compareHist is perf's hist_entry__cmp/collapse: the order of the
 // collapsed tree, which decides the order of rows that tie in the output
-// sort. Negative when a sorts first.
-func compareHist(a, b *histEntry, keys []SortKey) int { return compareKeys(a, b, keys, false) }
+// sort. Negative when a sorts first. symDSO says the symbol key compares
+// DSOs first (symComparesDSO).
+func compareHist(a, b *histEntry, keys []SortKey, symDSO bool) int {
+	return compareKeys(a, b, keys, false, symDSO)
+}
 
 // compareOutput is the output sort of perf's hists__output_resort for the
 // sort keys (se_sort, else se_cmp); 0 keeps the collapsed order.
-func compareOutput(a, b *histEntry, keys []SortKey) int { return compareKeys(a, b, keys, true) }
+func compareOutput(a, b *histEntry, keys []SortKey) int { return compareKeys(a, b, keys, true, true) }
+
+// symComparesDSO reports whether perf's sort__sym_cmp compares the DSOs
+// of two resolved entries before their symbols: always in perf 6.1, only
+// without a dso sort key since perf 6.11 (compat.Dialect.SymCmpDSOUnsorted).
+func symComparesDSO(keys []SortKey, d compat.Dialect) bool {
+	return !d.SymCmpDSOUnsorted || !slices.Contains(keys, SortDSO)
+}
 
 // compareKeys compares by each sort key in turn. The keys compare the same
 // way in both orders but for the symbol, which the output sort compares by
-// name (sort__sym_sort) and the tree by address (sort__sym_cmp).
-func compareKeys(a, b *histEntry, keys []SortKey, output bool) int {
+// name (sort__sym_sort) and the tree by address (sort__sym_cmp, DSOs
+// first if symDSO).
+func compareKeys(a, b *histEntry, keys []SortKey, output, symDSO bool) int {
 	for _, k := range keys {
 		c := 0
 		switch k {
@@ -467,7 +478,7 @@ func compareKeys(a, b *histEntry, keys []SortKey, output bool) int {
 			if output {
 				c = sortSym(a, b)
 			} else {
-				c = compareSym(a, b)
+				c = compareSym(a, b, symDSO)
 			}
 		}
 		if c != 0 {
@@ -478,13 +489,16 @@ func compareKeys(a, b *histEntry, keys []SortKey, output bool) int {
 }
 
 // compareSym is sort__sym_cmp: unresolved entries by address, the others
-// by DSO, resolved ones first, inlined ones by name, then by symbol start.
-func compareSym(a, b *histEntry) int {
+// by DSO (if dso), resolved ones first, inlined ones by name, then by
+// symbol start.
+func compareSym(a, b *histEntry, dso bool) int {
 	if !a.resolved && !b.resolved {
 		return cmpWrap(a.ip, b.ip)
 	}
-	if c := compareDSO(a, b); c != 0 {
-		return c
+	if dso {
+		if c := compareDSO(a, b); c != 0 {
+			return c
+		}
 	}
 	if !a.resolved || !b.resolved {
 		return -cmpNull(!a.resolved, !b.resolved) // resolved entries first
@@ -515,7 +529,7 @@ func compareDSO(a, b *histEntry) int {
 
 // sortedEntries returns the section's rows in perf's output order.
 func (r *Report) sortedEntries(s *reportSection) []*histEntry {
-	s.collapse(r.opts.Sort)
+	s.collapse(r.opts.Sort, r.opts.Compat)
 	return r.outputOrder(s.entries.Values(), s.chains, func(a, b *histEntry) int { return cmp.Compare(a.self, b.self) })
 }
 

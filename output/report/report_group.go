@@ -115,7 +115,7 @@ func (r *Report) groupSections(g *EventGroup) []*reportSection {
 		if s == nil {
 			s = &reportSection{attr: m, name: m.Name}
 		}
-		s.collapse(r.opts.Sort)
+		s.collapse(r.opts.Sort, r.opts.Compat)
 		secs[i] = s
 	}
 	return secs
@@ -127,7 +127,8 @@ func (r *Report) groupSections(g *EventGroup) []*reportSection {
 // leader row by member.
 func (r *Report) matchGroup(secs []*reportSection) map[*histEntry]*groupRow {
 	keys := r.opts.Sort
-	byKeys := func(a, b *histEntry) int { return compareHist(a, b, keys) }
+	symDSO := symComparesDSO(keys, r.opts.Compat)
+	byKeys := func(a, b *histEntry) int { return compareHist(a, b, keys, symDSO) }
 	leader := secs[0]
 	rows := map[*histEntry]*groupRow{}
 	row := func(he *histEntry) *groupRow {

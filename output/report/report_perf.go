@@ -161,6 +161,16 @@ func padRight(s string, w int) string {
 	return s + strings.Repeat(" ", w-len(s))
 }
 
+// perfBufLen is the size of the buffers perf formats a column header
+// (hists__fprintf_headers) and a call-graph entry's name
+// (ipchain__fprintf_graph and the other callchain printers) into: char
+// bf[1024], so either text is cut after 1023 bytes (scnprintf), however
+// wide the column.
+const perfBufLen = 1024
+
+// clip cuts s as perf's scnprintf into a perfBufLen buffer does.
+func clip(s string) string { return s[:min(len(s), perfBufLen-1)] }
+
 // WritePerf prints the report as perf report --stdio prints it.
 func (r *Report) WritePerf(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
@@ -201,11 +211,11 @@ func (r *Report) writeRows(bw *bufio.Writer, s *reportSection, rows []*histEntry
 		if i > 0 {
 			bw.WriteString("  ")
 		}
+		h := padRight(c.header, c.width)
 		if c.right {
-			bw.WriteString(padLeft(c.header, c.width))
-		} else {
-			bw.WriteString(padRight(c.header, c.width))
+			h = padLeft(c.header, c.width)
 		}
+		bw.WriteString(clip(h))
 	}
 	bw.WriteString("\n# ")
 	for i, c := range cols {
