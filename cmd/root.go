@@ -50,11 +50,15 @@ func Main() ExitCode {
 // Run runs the command line args against f and returns the exit code.
 func Run(ctx context.Context, f *Factory, args []string) ExitCode {
 	root := NewCmdRoot(f)
+	args, err := expandPrefixes(root, args)
+	if err != nil {
+		return exitCode(f, err)
+	}
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)
 	root.SetErr(f.IO.ErrOut)
-	_, err := root.ExecuteContextC(ctx)
+	_, err = root.ExecuteContextC(ctx)
 	return exitCode(f, err)
 }
 
