@@ -20,7 +20,7 @@ func TestExpandPrefixes(t *testing.T) {
 		{args: []string{"script", "--comm", "a"}, want: []string{"script", "--comms", "a"}},
 		{args: []string{"script", "--show-task", "--show-mm"}, want: []string{"script", "--show-task-events", "--show-mmap-events"}},
 		{args: []string{"script", "--hide-c=true", "x.data"}, want: []string{"script", "--hide-call-graph=true", "x.data"}},
-		{args: []string{"script", "--ns"}, want: []string{"script", "--ns"}},           // exact name beats --no-inline etc.
+		{args: []string{"script", "--ns"}, want: []string{"script", "--ns"}},             // exact name beats --no-inline etc.
 		{args: []string{"script", "-i", "--sh"}, want: []string{"script", "-i", "--sh"}}, // a value, not an option
 		{args: []string{"script", "--symf", "--kall", "k"}, want: []string{"script", "--symfs", "--kall", "k"}},
 		{args: []string{"script", "-Gi", "--comm"}, want: []string{"script", "-Gi", "--comm"}},
