@@ -28,6 +28,9 @@ type ScriptOptions struct {
 	HideCallchain  bool          // -G/--hide-call-graph
 	NS             bool          // --ns
 	RelTime        bool          // --reltime
+	DeltaTime      bool          // --deltatime
+	Header         bool          // --header
+	HeaderOnly     bool          // --header-only
 	MaxStack       int           // --max-stack
 	ShowTaskEvents bool          // --show-task-events
 	ShowMmapEvents bool          // --show-mmap-events
@@ -91,6 +94,10 @@ comm/pid filters (--format flamegraph-html).`,
 	fl.BoolVarP(&opts.HideCallchain, "hide-call-graph", "G", false, "do not print callchains")
 	fl.BoolVar(&opts.NS, "ns", false, "print times with nanoseconds")
 	fl.BoolVar(&opts.RelTime, "reltime", false, "print times relative to the first record")
+	fl.BoolVar(&opts.DeltaTime, "deltatime", false, "print times relative to the previous record")
+	fl.BoolVar(&opts.Header, "header", false, "print the recording's header (as perf report --header-only) before the samples")
+	fl.BoolVar(&opts.HeaderOnly, "header-only", false, "print only the recording's header")
+	addUnsupportedScriptFlags(cmd)
 	fl.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "print at most this many callchain entries")
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
 	fl.BoolVar(&opts.ShowMmapEvents, "show-mmap-events", false, "also print MMAP and MMAP2 records")
@@ -123,6 +130,12 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		}
 		return ""
 	}
+	if err := checkUnsupported(cmd); err != nil {
+		return err
+	}
+	if o.RelTime && o.DeltaTime {
+		return FlagErrorf("--reltime and --deltatime are mutually exclusive")
+	}
 	if o.MaxStack < 1 {
 		return FlagErrorf("--max-stack must be at least 1, not %d", o.MaxStack)
 	}
@@ -132,7 +145,7 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		}
 	}
 	if o.Format != output.FormatText {
-		if n := changed("fields", "ns", "reltime"); n != "" {
+		if n := changed("fields", "ns", "reltime", "deltatime", "header", "header-only"); n != "" {
 			return FlagErrorf("--%s applies only to --format text", n)
 		}
 	}
@@ -215,6 +228,16 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		defer f.Close()
 		out = f
 	}
+	if opts.Header || opts.HeaderOnly {
+		if err := output.WriteHeader(out, p.File(), output.HeaderOptions{
+			Captured: inputMtime(&opts.CommonOptions), Compat: opts.dialect(),
+		}); err != nil {
+			return err
+		}
+		if opts.HeaderOnly {
+			return nil
+		}
+	}
 
 	var sink output.Sink
 	switch opts.Format {
@@ -224,6 +247,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 			HideCallchain: opts.HideCallchain,
 			NS:            opts.NS,
 			RelTime:       opts.RelTime,
+			DeltaTime:     opts.DeltaTime,
 			MaxStack:      opts.MaxStack,
 			Compat:        opts.dialect(),
 		})

@@ -23,6 +23,9 @@ type TextOptions struct {
 	NS bool
 	// RelTime prints times relative to the first printed record (--reltime).
 	RelTime bool
+	// DeltaTime prints times relative to the previous printed record
+	// (--deltatime; the first one at 0).
+	DeltaTime bool
 	// MaxStack is --max-stack; 0 means [symbolize.DefaultMaxStack].
 	MaxStack int
 	// Compat is the perf release whose layout is printed (--compat); the
@@ -38,6 +41,7 @@ type Text struct {
 	set   eventSet
 
 	initialTime uint64
+	previousTime uint64 // --deltatime: the time of the last printed record
 	buf         []byte
 	lines       *[1 << lineBits]lineEntry // formatted callchain lines
 }
@@ -163,6 +167,14 @@ func (t *Text) appendStart(b []byte, cfg *evConfig, comm string, pid, tid int32,
 				t.initialTime = tm
 			}
 			tm -= t.initialTime
+		} else if t.opts.DeltaTime {
+			prev := t.previousTime
+			t.previousTime = tm
+			if prev == 0 {
+				tm = 0
+			} else {
+				tm -= prev
+			}
 		}
 		secs, nsecs := tm/1e9, tm%1e9
 		if t.opts.NS {

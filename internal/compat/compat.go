@@ -84,6 +84,20 @@ type Dialect struct {
 	// the event names a pipe-mode stream records; perf 6.1 ignored them
 	// there and derived the name from the attr ("cpu-clock:HG").
 	StatsPipeRecordedNames bool
+
+	// perf script --header / perf report --header-only (output.WriteHeader).
+
+	// HeaderFeatures is the number of feature bits the perf knows
+	// (HEADER_LAST_FEATURE): its "# missing features:" line names the
+	// absent ones below it (32 in perf 6.1; 35 in perf 7.3.4, with
+	// CPU_DOMAIN_INFO, E_MACHINE and CLN_SIZE).
+	HeaderFeatures int
+	// HeaderAttrNames prints an event's type and config with their names
+	// ("type = 1 (PERF_TYPE_SOFTWARE)", "config = 0
+	// (PERF_COUNT_SW_CPU_CLOCK)", config even when 0) and says "# bpf_prog_info
+	// empty" and "# btf info empty" for empty BPF sections, as perf 7.3.4's
+	// perf_event_attr__fprintf and print_bpf_prog_info do.
+	HeaderAttrNames bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -97,6 +111,8 @@ var Perf73 = Dialect{
 	VDSOOwnCopyOnly: true, UnwindEndsAtZero: true,
 	// perf report, --stats
 	CumulativeUserLevel: true, StatsNameWidth: 20, StatsPipeRecordedNames: true,
+	// header
+	HeaderFeatures: 35, HeaderAttrNames: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
@@ -106,6 +122,8 @@ var Perf61 = Dialect{
 	PidWidth: 5,
 	// perf report, --stats
 	StatsNameWidth: 16,
+	// header
+	HeaderFeatures: 32,
 }
 
 // Default is the dialect used without --compat.
