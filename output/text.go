@@ -40,10 +40,10 @@ type Text struct {
 	attrs func() []*decode.EventAttr
 	set   eventSet
 
-	initialTime uint64
+	initialTime  uint64
 	previousTime uint64 // --deltatime: the time of the last printed record
-	buf         []byte
-	lines       *[1 << lineBits]lineEntry // formatted callchain lines
+	buf          []byte
+	lines        *[1 << lineBits]lineEntry // formatted callchain lines
 }
 
 // NewText returns a Text writer on w. attrs returns the events of the
