@@ -2,6 +2,7 @@ package cmd
 
 import (
 	"os"
+	"path/filepath"
 	"time"
 
 	"github.com/spf13/cobra"
@@ -72,6 +73,9 @@ func inputMtime(o *CommonOptions) time.Time {
 		name = "perf.data"
 	}
 	st, err := os.Stat(name)
+	if err == nil && st.IsDir() {
+		st, err = os.Stat(filepath.Join(name, "data")) // perf's directory format
+	}
 	if err != nil || name == "-" {
 		return time.Time{}
 	}

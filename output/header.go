@@ -139,6 +139,10 @@ func writeFeature(b *strings.Builder, m *decode.Meta, ft decode.Feature, d compa
 		fmt.Fprintf(b, "# sample duration : %10.3f ms\n", float64(last-first)/1e6)
 	case decode.FeatureClockID:
 		fmt.Fprintf(b, "# clockid frequency: %d MHz\n", m.ClockIDRes/1000)
+	case decode.FeatureDirFormat:
+		if p := m.Raw[ft]; len(p) >= 8 {
+			fmt.Fprintf(b, "# directory data version : %d\n", binary.LittleEndian.Uint64(p))
+		}
 	case decode.FeatureBPFProgInfo, decode.FeatureBPFBTF:
 		if d.HeaderAttrNames && rawCount(m.Raw[ft]) == 0 {
 			if ft == decode.FeatureBPFProgInfo {
