@@ -35,6 +35,7 @@ type ScriptOptions struct {
 	ShowTaskEvents bool          // --show-task-events
 	ShowMmapEvents bool          // --show-mmap-events
 	ShowLostEvents bool          // --show-lost-events
+	ShowSwitch     bool          // --show-switch-events
 
 	// Collapsed options (stackcollapse-perf.pl's).
 	Collapsed output.CollapsedOptions
@@ -102,6 +103,7 @@ comm/pid filters (--format flamegraph-html).`,
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
 	fl.BoolVar(&opts.ShowMmapEvents, "show-mmap-events", false, "also print MMAP and MMAP2 records")
 	fl.BoolVar(&opts.ShowLostEvents, "show-lost-events", false, "also print LOST records")
+	fl.BoolVar(&opts.ShowSwitch, "show-switch-events", false, "also print context switch records (SWITCH, SWITCH_CPU_WIDE; perf record --switch-events)")
 	fl.BoolVar(&opts.Collapsed.PID, "collapse-pid", false, "collapsed: append -PID to process names (stackcollapse-perf.pl --pid)")
 	fl.BoolVar(&opts.Collapsed.TID, "collapse-tid", false, "collapsed: append -PID/TID to process names (stackcollapse-perf.pl --tid)")
 	fl.BoolVar(&opts.Collapsed.Kernel, "kernel", false, "collapsed: mark kernel frames with _[k]")
@@ -150,7 +152,7 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		}
 	}
 	if o.Format == output.FormatCollapsed {
-		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events", "max-stack"); n != "" {
+		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events", "show-switch-events", "max-stack"); n != "" {
 			return FlagErrorf("--%s does not apply to --format collapsed", n)
 		}
 	}
@@ -161,7 +163,7 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		}
 	}
 	if flame || o.Format == output.FormatPprof {
-		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events"); n != "" {
+		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events", "show-switch-events"); n != "" {
 			return FlagErrorf("--%s does not apply to --format %s", n, o.Format)
 		}
 	}
@@ -209,6 +211,9 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	}
 	if opts.ShowLostEvents {
 		so.Show = append(so.Show, decode.RecordTypeLost)
+	}
+	if opts.ShowSwitch {
+		so.Show = append(so.Show, decode.RecordTypeSwitch, decode.RecordTypeSwitchCPUWide)
 	}
 	if opts.NoMergeCallchains && opts.Format != output.FormatCollapsed {
 		so.Show = append(so.Show, decode.RecordTypeCallchainDeferred)

@@ -8,8 +8,9 @@ import (
 )
 
 // AddRecord prints a side-band record the way perf script does with
-// --show-task-events (COMM, FORK, EXIT), --show-mmap-events (MMAP, MMAP2)
-// and --show-lost-events (LOST), and a CALLCHAIN_DEFERRED record as perf
+// --show-task-events (COMM, FORK, EXIT), --show-mmap-events (MMAP, MMAP2),
+// --show-lost-events (LOST) and --show-switch-events (SWITCH,
+// SWITCH_CPU_WIDE), and a CALLCHAIN_DEFERRED record as perf
 // 6.19 does with --no-merge-callchains. Other records are ignored.
 func (t *Text) AddRecord(r *Record) error {
 	c := r.Common()
@@ -36,7 +37,7 @@ func (t *Text) AddRecord(r *Record) error {
 		ts = rr.Time
 	case *decode.Exit:
 		ts = rr.Time
-	case *decode.Mmap, *decode.Comm, *decode.Lost:
+	case *decode.Mmap, *decode.Comm, *decode.Lost, *decode.Switch:
 	default:
 		return nil
 	}
@@ -136,6 +137,30 @@ func appendRecordBody(b []byte, rec decode.Record) []byte {
 	case *decode.Lost:
 		b = append(b, "LOST lost "...)
 		b = strconv.AppendUint(b, r.Lost, 10)
+	case *decode.Switch:
+		// perf_event__fprintf_switch
+		inOut := "IN         "
+		if r.Out() {
+			inOut = "OUT        "
+			if r.Misc&decode.MiscSwitchOutPreempt != 0 {
+				inOut = "OUT preempt"
+			}
+		}
+		if !r.CPUWide {
+			b = append(b, "SWITCH "...)
+			b = append(b, inOut...)
+			break
+		}
+		b = append(b, "SWITCH_CPU_WIDE "...)
+		b = append(b, inOut...)
+		if r.Out() {
+			b = append(b, "  next pid/tid: "...)
+		} else {
+			b = append(b, "  prev pid/tid: "...)
+		}
+		b = appendIntPad(b, int64(r.NextPrevPID), 5)
+		b = append(b, '/')
+		b = appendIntPadRight(b, int64(r.NextPrevTID), 5)
 	}
 	return append(b, '\n')
 }

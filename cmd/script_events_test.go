@@ -1,0 +1,33 @@
+package cmd
+
+import (
+	"context"
+	"path/filepath"
+	"testing"
+
+	"github.com/perfstitch/perfstitch/internal/testfixture"
+)
+
+// TestScriptSwitchEvents: --show-switch-events on testdata/switch (perf
+// record --switch-events) against perf 6.1 and perf 7.3.4; without the
+// flag the SWITCH records print nothing.
+func TestScriptSwitchEvents(t *testing.T) {
+	dir := testfixture.Testdata(t, "switch")
+	g := []string{"--symfs", filepath.Join(dir, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms"), filepath.Join(dir, "perf.data")}
+	for _, r := range []struct{ golden, args string }{
+		{"script-G.txt", "-G"},
+		{"script-switch.txt", "-G --show-switch-events"},
+		{"script-switch-task.txt", "--show-switch-events --show-task-events"},
+	} {
+		for _, d := range []struct{ compat, dir string }{{"6.1", dir}, {"7.3", filepath.Join(dir, "perf7")}} {
+			t.Run(d.compat+"/"+r.golden, func(t *testing.T) {
+				f, out, errOut := testFactory()
+				args := append(append([]string{"script", "--compat", d.compat}, splitArgs(r.args)...), g...)
+				if code := Run(context.Background(), f, args); code != ExitOK {
+					t.Fatalf("%q: exit %d: %s", args, code, errOut)
+				}
+				testfixture.MatchFile(t, filepath.Join(d.dir, r.golden), out.Bytes())
+			})
+		}
+	}
+}
