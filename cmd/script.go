@@ -36,6 +36,8 @@ type ScriptOptions struct {
 	ShowMmapEvents bool          // --show-mmap-events
 	ShowLostEvents bool          // --show-lost-events
 	ShowSwitch     bool          // --show-switch-events
+	ShowNamespaces bool          // --show-namespace-events
+	ShowCgroups    bool          // --show-cgroup-events
 
 	// Collapsed options (stackcollapse-perf.pl's).
 	Collapsed output.CollapsedOptions
@@ -103,6 +105,8 @@ comm/pid filters (--format flamegraph-html).`,
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
 	fl.BoolVar(&opts.ShowMmapEvents, "show-mmap-events", false, "also print MMAP and MMAP2 records")
 	fl.BoolVar(&opts.ShowLostEvents, "show-lost-events", false, "also print LOST records")
+	fl.BoolVar(&opts.ShowNamespaces, "show-namespace-events", false, "also print NAMESPACES records (perf record --namespaces)")
+	fl.BoolVar(&opts.ShowCgroups, "show-cgroup-events", false, "also print CGROUP records (perf record --all-cgroups)")
 	fl.BoolVar(&opts.ShowSwitch, "show-switch-events", false, "also print context switch records (SWITCH, SWITCH_CPU_WIDE; perf record --switch-events)")
 	fl.BoolVar(&opts.Collapsed.PID, "collapse-pid", false, "collapsed: append -PID to process names (stackcollapse-perf.pl --pid)")
 	fl.BoolVar(&opts.Collapsed.TID, "collapse-tid", false, "collapsed: append -PID/TID to process names (stackcollapse-perf.pl --tid)")
@@ -152,7 +156,7 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		}
 	}
 	if o.Format == output.FormatCollapsed {
-		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events", "show-switch-events", "max-stack"); n != "" {
+		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events", "show-switch-events", "show-namespace-events", "show-cgroup-events", "max-stack"); n != "" {
 			return FlagErrorf("--%s does not apply to --format collapsed", n)
 		}
 	}
@@ -163,7 +167,7 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		}
 	}
 	if flame || o.Format == output.FormatPprof {
-		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events", "show-switch-events"); n != "" {
+		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events", "show-switch-events", "show-namespace-events", "show-cgroup-events"); n != "" {
 			return FlagErrorf("--%s does not apply to --format %s", n, o.Format)
 		}
 	}
@@ -211,6 +215,12 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	}
 	if opts.ShowLostEvents {
 		so.Show = append(so.Show, decode.RecordTypeLost)
+	}
+	if opts.ShowNamespaces {
+		so.Show = append(so.Show, decode.RecordTypeNamespaces)
+	}
+	if opts.ShowCgroups {
+		so.Show = append(so.Show, decode.RecordTypeCgroup)
 	}
 	if opts.ShowSwitch {
 		so.Show = append(so.Show, decode.RecordTypeSwitch, decode.RecordTypeSwitchCPUWide)

@@ -31,3 +31,27 @@ func TestScriptSwitchEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptNamespaceCgroupEvents: --show-namespace-events and
+// --show-cgroup-events on testdata/namespaces (perf record --namespaces
+// --all-cgroups) against perf 6.1 and perf 7.3.4, and the default output
+// of a file whose samples carry PERF_SAMPLE_CGROUP.
+func TestScriptNamespaceCgroupEvents(t *testing.T) {
+	dir := testfixture.Testdata(t, "namespaces")
+	g := []string{"--symfs", filepath.Join(dir, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms"), filepath.Join(dir, "perf.data")}
+	for _, r := range []struct{ golden, args string }{
+		{"script.txt", ""},
+		{"script-ns.txt", "-G --show-namespace-events --show-cgroup-events --show-task-events"},
+	} {
+		for _, d := range []struct{ compat, dir string }{{"6.1", dir}, {"7.3", filepath.Join(dir, "perf7")}} {
+			t.Run(d.compat+"/"+r.golden, func(t *testing.T) {
+				f, out, errOut := testFactory()
+				args := append(append([]string{"script", "--compat", d.compat}, splitArgs(r.args)...), g...)
+				if code := Run(context.Background(), f, args); code != ExitOK {
+					t.Fatalf("%q: exit %d: %s", args, code, errOut)
+				}
+				testfixture.MatchFile(t, filepath.Join(d.dir, r.golden), out.Bytes())
+			})
+		}
+	}
+}
