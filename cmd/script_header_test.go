@@ -123,3 +123,23 @@ func TestScriptDeltatime(t *testing.T) {
 func splitArgs(s string) []string {
 	return regexp.MustCompile(`\S+`).FindAllString(s, -1)
 }
+
+// TestScriptTypedFields: -F with an event-type prefix applies to events
+// of that type only (fp: sw: on its cpu-clock events; two-events: hw:
+// leaves both software events at perf's defaults), against perf 6.1 and
+// perf 7.3.4.
+func TestScriptTypedFields(t *testing.T) {
+	for _, r := range []struct{ c, golden, args string }{
+		{"fp", "script-F-sw.txt", "-F sw:comm,tid,time,ip,sym --max-stack 3"},
+		{"two-events", "script-F-hw.txt", "-F hw:comm,tid -G"},
+	} {
+		dir := testfixture.Testdata(t, r.c)
+		for _, d := range []struct{ compat, dir string }{{"6.1", dir}, {"7.3", filepath.Join(dir, "perf7")}} {
+			t.Run(r.c+"/"+d.compat, func(t *testing.T) {
+				args := []string{"--compat", d.compat, "--symfs", filepath.Join(dir, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms")}
+				args = append(append(args, splitArgs(r.args)...), filepath.Join(dir, "perf.data"))
+				testfixture.MatchFile(t, filepath.Join(d.dir, r.golden), runScriptArgs(t, args...))
+			})
+		}
+	}
+}
