@@ -207,6 +207,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		// (docs/json.md).
 		so.Symbolize.Compat = compat.Known()[0]
 	}
+	so.Symbolize.SrcLine = opts.Format == output.FormatText && opts.Fields.Wants(output.FieldSrcline)
 	if opts.ShowTaskEvents {
 		so.Show = append(so.Show, decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit)
 	}

@@ -2,6 +2,8 @@ package cmd
 
 import (
 	"context"
+	"crypto/sha256"
+	"fmt"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -141,5 +143,46 @@ func TestScriptTypedFields(t *testing.T) {
 				testfixture.MatchFile(t, filepath.Join(d.dir, r.golden), runScriptArgs(t, args...))
 			})
 		}
+	}
+}
+
+// TestScriptSrcline: -F srcline against perf 6.1 and perf 7.3.4 on
+// testdata/fp (a binary without DWARF: perf 6.1's libbfd names the
+// STT_FILE symbol, perf 7.3.4 falls back to dso[addr]; the kernel
+// without vmlinux is [kernel.kallsyms][addr] in both), with and without
+// callchains.
+func TestScriptSrcline(t *testing.T) {
+	dir := testfixture.Testdata(t, "fp")
+	for _, r := range []struct{ golden, args string }{
+		{"script-srcline.txt", "-F +srcline --max-stack 4"},
+		{"script-srcline-G.txt", "-F comm,tid,ip,sym,srcline -G"},
+	} {
+		for _, d := range []struct{ compat, dir string }{{"6.1", dir}, {"7.3", filepath.Join(dir, "perf7")}} {
+			t.Run(d.compat+"/"+r.golden, func(t *testing.T) {
+				args := []string{"--compat", d.compat, "--symfs", filepath.Join(dir, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms")}
+				args = append(append(args, splitArgs(r.args)...), filepath.Join(dir, "perf.data"))
+				testfixture.MatchFile(t, filepath.Join(d.dir, r.golden), runScriptArgs(t, args...))
+			})
+		}
+	}
+}
+
+// TestScriptSrclineCorpusPerf7: perf 7.3.4's script -F +srcline of the
+// corpus cases with DWARF line tables (C, a shared library, C++),
+// compared through the SHA-256 of perf's text (testdata/srcline-perf7.sha256;
+// the texts are 1-2 MB).
+func TestScriptSrclineCorpusPerf7(t *testing.T) {
+	b, err := os.ReadFile(filepath.Join("testdata", "srcline-perf7.sha256"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range regexp.MustCompile(`(?m)^(\S+) ([0-9a-f]{64})$`).FindAllStringSubmatch(string(b), -1) {
+		c := testfixture.CorpusCaseNamed(t, line[1])
+		t.Run(c.Name, func(t *testing.T) {
+			out := runScriptArgs(t, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, "-F", "+srcline", c.Data)
+			if got := fmt.Sprintf("%x", sha256.Sum256(out)); got != line[2] {
+				t.Errorf("sha256 %s, want perf 7.3.4's %s", got, line[2])
+			}
+		})
 	}
 }

@@ -25,6 +25,7 @@ const (
 	FieldDSO                      // dso
 	FieldAddr                     // addr
 	FieldPeriod                   // period
+	FieldSrcline                  // srcline (under the IP and each callchain entry)
 )
 
 // fieldNames is perf's all_output_options order for the fields supported.
@@ -34,7 +35,8 @@ var fieldNames = []struct {
 }{
 	{"comm", FieldComm}, {"tid", FieldTID}, {"pid", FieldPID}, {"time", FieldTime},
 	{"cpu", FieldCPU}, {"event", FieldEvent}, {"ip", FieldIP}, {"sym", FieldSym},
-	{"dso", FieldDSO}, {"addr", FieldAddr}, {"symoff", FieldSymOff}, {"period", FieldPeriod},
+	{"dso", FieldDSO}, {"addr", FieldAddr}, {"symoff", FieldSymOff}, {"srcline", FieldSrcline},
+	{"period", FieldPeriod},
 }
 
 // FieldNames lists the field names -F accepts, for help and completion.
@@ -146,6 +148,10 @@ func (fs *Fields) Set(s string) error {
 	*fs = out
 	return nil
 }
+
+// Wants reports whether the list asks for field f for some event type
+// (a set list naming it, or +f).
+func (fs *Fields) Wants(f Field) bool { return fs.userSet()&f != 0 }
 
 // String returns the list as given.
 func (fs *Fields) String() string { return fs.raw }

@@ -89,6 +89,7 @@ func (t *Text) Add(ev *symbolize.Event) error {
 			b = append(b, ' ')
 			b = appendHexPad(b, ev.Sample.IP, 16)
 			b = appendSymDSO(b, cfg.fields, &ev.IP, false)
+			b = appendSrcLine(b, cfg.fields, &ev.IP)
 		}
 	}
 	b = append(b, '\n')
@@ -225,6 +226,7 @@ func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, un
 			b = appendHexPad(b, addr, 16)
 		}
 		b = appendSymDSO(b, fields, fr, cookie)
+		b = appendSrcLine(b, fields, fr)
 		b = append(b, '\n')
 		*e = lineEntry{
 			addr: addr, offset: fr.Offset, sym: fr.Symbol, dso: fr.DSO,
@@ -270,7 +272,11 @@ func appendSymDSO(b []byte, fields Field, fr *symbolize.Frame, cookie bool) []by
 	}
 	if fr.Inlined {
 		// perf prints " (inlined)" in place of the DSO of an inlined
-		// function's frame, whatever the fields.
+		// function's frame, whatever the fields; after its source line
+		// when there is one (appendSrcLine).
+		if fields&FieldSrcline != 0 && fr.SrcLine != "" {
+			return b
+		}
 		return append(b, " (inlined)"...)
 	}
 	if fields&FieldDSO != 0 {
@@ -281,6 +287,20 @@ func appendSymDSO(b []byte, fields Field, fr *symbolize.Frame, cookie bool) []by
 			b = append(b, "[unknown]"...)
 		}
 		b = append(b, ')')
+	}
+	return b
+}
+
+// appendSrcLine appends the frame's source line on a line of its own
+// ("\n  file:line", map__fprintf_srcline) when -F srcline asks for it.
+func appendSrcLine(b []byte, fields Field, fr *symbolize.Frame) []byte {
+	if fields&FieldSrcline == 0 || fr.SrcLine == "" {
+		return b
+	}
+	b = append(b, "\n  "...)
+	b = append(b, fr.SrcLine...)
+	if fr.Inlined {
+		b = append(b, " (inlined)"...)
 	}
 	return b
 }

@@ -98,6 +98,12 @@ type Dialect struct {
 	// empty" and "# btf info empty" for empty BPF sections, as perf 7.3.4's
 	// perf_event_attr__fprintf and print_bpf_prog_info do.
 	HeaderAttrNames bool
+	// SrclineSymtabFile gives an address of a DSO without DWARF line
+	// numbers the srcline "FILE:0", FILE the STT_FILE symbol before its
+	// function in .symtab, as perf 6.1's libbfd (bfd_find_nearest_line)
+	// does; perf 7.3.4's addr2line finds nothing there and perf prints
+	// "dso[addr]".
+	SrclineSymtabFile bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -123,7 +129,7 @@ var Perf61 = Dialect{
 	// perf report, --stats
 	StatsNameWidth: 16,
 	// header
-	HeaderFeatures: 32,
+	HeaderFeatures: 32, SrclineSymtabFile: true,
 }
 
 // Default is the dialect used without --compat.
