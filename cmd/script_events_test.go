@@ -55,3 +55,21 @@ func TestScriptNamespaceCgroupEvents(t *testing.T) {
 		}
 	}
 }
+
+// TestScriptMisc: -F +misc (cpumode letters, E on exec COMMs, S/Sp on
+// switch-outs) against perf 6.1 and perf 7.3.4.
+func TestScriptMisc(t *testing.T) {
+	for _, r := range []struct{ c, args string }{
+		{"fp", "-F +misc -G --show-task-events --show-mmap-events"},
+		{"switch", "-F +misc -G --show-switch-events"},
+	} {
+		dir := testfixture.Testdata(t, r.c)
+		for _, d := range []struct{ compat, dir string }{{"6.1", dir}, {"7.3", filepath.Join(dir, "perf7")}} {
+			t.Run(r.c+"/"+d.compat, func(t *testing.T) {
+				args := []string{"--compat", d.compat, "--symfs", filepath.Join(dir, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms")}
+				args = append(append(args, splitArgs(r.args)...), filepath.Join(dir, "perf.data"))
+				testfixture.MatchFile(t, filepath.Join(d.dir, "script-misc.txt"), runScriptArgs(t, args...))
+			})
+		}
+	}
+}

@@ -26,6 +26,7 @@ const (
 	FieldAddr                     // addr
 	FieldPeriod                   // period
 	FieldSrcline                  // srcline (under the IP and each callchain entry)
+	FieldMisc                     // misc (cpumode and record flags)
 )
 
 // fieldNames is perf's all_output_options order for the fields supported.
@@ -36,7 +37,7 @@ var fieldNames = []struct {
 	{"comm", FieldComm}, {"tid", FieldTID}, {"pid", FieldPID}, {"time", FieldTime},
 	{"cpu", FieldCPU}, {"event", FieldEvent}, {"ip", FieldIP}, {"sym", FieldSym},
 	{"dso", FieldDSO}, {"addr", FieldAddr}, {"symoff", FieldSymOff}, {"srcline", FieldSrcline},
-	{"period", FieldPeriod},
+	{"period", FieldPeriod}, {"misc", FieldMisc},
 }
 
 // FieldNames lists the field names -F accepts, for help and completion.

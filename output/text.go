@@ -100,7 +100,7 @@ func (t *Text) Add(ev *symbolize.Event) error {
 // comm, tid, cpu, time, period, event name and addr.
 func (t *Text) appendSampleHeader(b []byte, cfg *evConfig, ev *symbolize.Event) []byte {
 	s := ev.Sample.Sample
-	b = t.appendStart(b, cfg, commOf(ev.Comm, s.TID), s.PID, s.TID, s.CPU, s.Time)
+	b = t.appendStart(b, cfg, commOf(ev.Comm, s.TID), s.PID, s.TID, s.CPU, s.Time, s.Misc, decode.RecordTypeSample)
 	if cfg.fields&FieldPeriod != 0 {
 		b = appendUintPad(b, s.Period, 10)
 		b = append(b, ' ')
@@ -125,7 +125,7 @@ func commOf(c string, tid int32) string {
 }
 
 // appendStart is perf_sample__fprintf_start.
-func (t *Text) appendStart(b []byte, cfg *evConfig, comm string, pid, tid int32, cpu uint32, tm uint64) []byte {
+func (t *Text) appendStart(b []byte, cfg *evConfig, comm string, pid, tid int32, cpu uint32, tm uint64, misc uint16, typ decode.RecordType) []byte {
 	f := cfg.fields
 	if f&FieldComm != 0 {
 		if f&FieldIP != 0 && cfg.callchain {
@@ -161,6 +161,9 @@ func (t *Text) appendStart(b []byte, cfg *evConfig, comm string, pid, tid int32,
 			b = appendZeroPad(b, uint64(c), 3)
 		}
 		b = append(b, ']', ' ')
+	}
+	if f&FieldMisc != 0 {
+		b = appendMisc(b, misc, typ)
 	}
 	if f&FieldTime != 0 {
 		if t.opts.RelTime {
@@ -287,6 +290,46 @@ func appendSymDSO(b []byte, fields Field, fr *symbolize.Frame, cookie bool) []by
 			b = append(b, "[unknown]"...)
 		}
 		b = append(b, ')')
+	}
+	return b
+}
+
+// appendMisc appends the misc field as perf_sample__fprintf_start does:
+// a letter per cpumode value the bits contain (perf tests each mode as a
+// mask, so a hypervisor sample is "KUH"), the record type's own flag, all
+// padded to 6 columns.
+func appendMisc(b []byte, misc uint16, typ decode.RecordType) []byte {
+	n := len(b)
+	has := func(m uint16) bool { return misc&m == m }
+	for _, m := range []struct {
+		bits uint16
+		c    byte
+	}{{1, 'K'}, {2, 'U'}, {3, 'H'}, {4, 'G'}, {5, 'g'}} {
+		if has(m.bits) {
+			b = append(b, m.c)
+		}
+	}
+	switch typ {
+	case decode.RecordTypeMmap, decode.RecordTypeMmap2:
+		if has(decode.MiscMmapData) {
+			b = append(b, 'M')
+		}
+	case decode.RecordTypeComm:
+		if has(decode.MiscCommExec) {
+			b = append(b, 'E')
+		}
+	case decode.RecordTypeSwitch, decode.RecordTypeSwitchCPUWide:
+		if has(decode.MiscSwitchOut) {
+			b = append(b, 'S')
+			if misc&decode.MiscSwitchOutPreempt != 0 {
+				b = append(b, 'p')
+			}
+		}
+	}
+	// fprintf("%*s", 6 - ret, " "): at least the one space.
+	pad := max(6-(len(b)-n), 1)
+	for range pad {
+		b = append(b, ' ')
 	}
 	return b
 }

@@ -55,7 +55,7 @@ func (t *Text) AddRecord(r *Record) error {
 		if tid != -1 {
 			comm = commOf(r.Comm, tid)
 		}
-		b = t.appendStart(b, cfg, comm, spid, stid, cpu, tm)
+		b = t.appendStart(b, cfg, comm, spid, stid, cpu, tm, c.Misc, r.Record.Type())
 	}
 	b = appendRecordBody(b, r.Record)
 	t.buf = b
@@ -226,7 +226,7 @@ func (t *Text) addDeferred(r *Record, d *decode.CallchainDeferred, cfg *evConfig
 		return nil
 	}
 	c := r.Common()
-	b := t.appendStart(t.buf[:0], cfg, commOf(r.Comm, c.TID), c.PID, c.TID, c.CPU, c.Time)
+	b := t.appendStart(t.buf[:0], cfg, commOf(r.Comm, c.TID), c.PID, c.TID, c.CPU, c.Time, c.Misc, r.Record.Type())
 	b = append(b, "DEFERRED CALLCHAIN [cookie: "...)
 	b = strconv.AppendUint(b, d.Cookie, 16)
 	b = append(b, ']')
