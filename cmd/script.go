@@ -100,6 +100,9 @@ comm/pid filters (--format flamegraph-html).`,
 	fl.BoolVar(&opts.DeltaTime, "deltatime", false, "print times relative to the previous record")
 	fl.BoolVar(&opts.Header, "header", false, "print the recording's header (as perf report --header-only) before the samples")
 	fl.BoolVar(&opts.HeaderOnly, "header-only", false, "print only the recording's header")
+	// With kallsyms as the only kernel symbol source the kernel's path
+	// is "[kernel.kallsyms]", which is what perf prints with the flag too.
+	fl.Bool("show-kernel-path", false, "print the kernel's path for kernel frames (always [kernel.kallsyms]: symbols come from kallsyms)")
 	addUnsupportedScriptFlags(cmd)
 	fl.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "print at most this many callchain entries")
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
@@ -255,6 +258,13 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		}
 	}
 
+	if opts.Fields.Wants(output.FieldTod) {
+		if p.File().Meta.ClockData == nil {
+			//lint:ignore ST1005 perf's message, word for word
+			return errors.New("Can't provide 'tod' time, missing clock data. Please record with -k/--clockid option.")
+		}
+		return FlagErrorf("-F tod is not supported: wall-clock times from CLOCK_DATA are not printed yet")
+	}
 	var sink output.Sink
 	switch opts.Format {
 	case output.FormatText:
