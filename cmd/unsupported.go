@@ -70,18 +70,22 @@ func checkUnsupported(cmd *cobra.Command) error {
 }
 
 // inputMtime is the modification time of the input file, which perf's
-// header prints as "captured on"; the zero time for stdin.
+// header prints as "captured on"; for stdin, now (perf prints the pipe's,
+// which is about the time it was written to).
 func inputMtime(o *CommonOptions) time.Time {
 	name := o.Input
 	if name == "" {
 		name = "perf.data"
 	}
+	if name == "-" {
+		return time.Now()
+	}
 	st, err := os.Stat(name)
 	if err == nil && st.IsDir() {
 		st, err = os.Stat(filepath.Join(name, "data")) // perf's directory format
 	}
-	if err != nil || name == "-" {
-		return time.Time{}
+	if err != nil {
+		return time.Now()
 	}
 	return st.ModTime()
 }

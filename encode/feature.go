@@ -93,7 +93,7 @@ func encodeFeature(order binary.ByteOrder, f decode.Feature, m *decode.Meta, att
 		if m.PMUMappings == nil {
 			return nil, false
 		}
-		appendPMUMappings(&b, m.PMUMappings, m.PMUOrder)
+		appendPMUMappings(&b, m.PMUMappings)
 	case decode.FeatureGroupDesc:
 		b.U32(uint32(len(m.GroupDesc)))
 		for _, g := range m.GroupDesc {
@@ -161,22 +161,13 @@ func appendCPUTopology(b *Builder, t *decode.CPUTopology) {
 	}
 }
 
-// appendPMUMappings appends a PMU_MAPPINGS section in the order given
-// (the decoded file's), else by type.
-func appendPMUMappings(b *Builder, pm map[uint32]string, order []uint32) {
+// appendPMUMappings appends a PMU_MAPPINGS section, by type.
+func appendPMUMappings(b *Builder, pm map[uint32]string) {
 	types := make([]uint32, 0, len(pm))
-	for _, t := range order {
-		if _, ok := pm[t]; ok && !slices.Contains(types, t) {
-			types = append(types, t)
-		}
+	for t := range pm {
+		types = append(types, t)
 	}
-	if len(types) != len(pm) {
-		types = types[:0]
-		for t := range pm {
-			types = append(types, t)
-		}
-		slices.Sort(types)
-	}
+	slices.Sort(types)
 	b.U32(uint32(len(types)))
 	for _, t := range types {
 		b.U32(t)
