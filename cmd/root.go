@@ -52,6 +52,10 @@ func Main() ExitCode {
 // Run runs the command line args against f and returns the exit code.
 func Run(ctx context.Context, f *Factory, args []string) ExitCode {
 	root := NewCmdRoot(f)
+	args, err := expandPrefixes(root, args)
+	if err != nil {
+		return exitCode(f, root, err)
+	}
 	root.SetArgs(args)
 	root.SetIn(f.IO.In)
 	root.SetOut(f.IO.Out)

@@ -29,10 +29,16 @@ type ScriptOptions struct {
 	HideCallchain  bool          // -G/--hide-call-graph
 	NS             bool          // --ns
 	RelTime        bool          // --reltime
+	DeltaTime      bool          // --deltatime
+	Header         bool          // --header
+	HeaderOnly     bool          // --header-only
 	MaxStack       int           // --max-stack
 	ShowTaskEvents bool          // --show-task-events
 	ShowMmapEvents bool          // --show-mmap-events
 	ShowLostEvents bool          // --show-lost-events
+	ShowSwitch     bool          // --show-switch-events
+	ShowNamespaces bool          // --show-namespace-events
+	ShowCgroups    bool          // --show-cgroup-events
 
 	// Ordering is where merged deferred samples are printed (--ordering):
 	// in sample time order, or where perf 7.3.4 prints them.
@@ -96,12 +102,22 @@ comm/pid filters (--format flamegraph-html).`,
 	fl.BoolVarP(&opts.HideCallchain, "hide-call-graph", "G", false, "do not print callchains")
 	fl.BoolVar(&opts.NS, "ns", false, "print times with nanoseconds")
 	fl.BoolVar(&opts.RelTime, "reltime", false, "print times relative to the first record")
+	fl.BoolVar(&opts.DeltaTime, "deltatime", false, "print times relative to the previous record")
+	fl.BoolVar(&opts.Header, "header", false, "print the recording's header (as perf report --header-only) before the samples")
+	fl.BoolVar(&opts.HeaderOnly, "header-only", false, "print only the recording's header")
+	// With kallsyms as the only kernel symbol source the kernel's path
+	// is "[kernel.kallsyms]", which is what perf prints with the flag too.
+	fl.Bool("show-kernel-path", false, "print the kernel's path for kernel frames (always [kernel.kallsyms]: symbols come from kallsyms)")
+	addUnsupportedScriptFlags(cmd)
 	fl.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "print at most this many callchain entries")
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
 	fl.BoolVar(&opts.ShowMmapEvents, "show-mmap-events", false, "also print MMAP and MMAP2 records")
 	fl.BoolVar(&opts.ShowLostEvents, "show-lost-events", false, "also print LOST records")
 	fl.Var(&orderingValue{&opts.Ordering}, "ordering", "where merged deferred samples go: time (sample time order) or perf (where perf 7.3.4 prints them, at their deferred record)")
 	enumFlag(cmd, "ordering", orderingNames[:])
+	fl.BoolVar(&opts.ShowNamespaces, "show-namespace-events", false, "also print NAMESPACES records (perf record --namespaces)")
+	fl.BoolVar(&opts.ShowCgroups, "show-cgroup-events", false, "also print CGROUP records (perf record --all-cgroups)")
+	fl.BoolVar(&opts.ShowSwitch, "show-switch-events", false, "also print context switch records (SWITCH, SWITCH_CPU_WIDE; perf record --switch-events)")
 	fl.BoolVar(&opts.Collapsed.PID, "collapse-pid", false, "collapsed: append -PID to process names (stackcollapse-perf.pl --pid)")
 	fl.BoolVar(&opts.Collapsed.TID, "collapse-tid", false, "collapsed: append -PID/TID to process names (stackcollapse-perf.pl --tid)")
 	fl.BoolVar(&opts.Collapsed.Kernel, "kernel", false, "collapsed: mark kernel frames with _[k]")
@@ -130,6 +146,12 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		}
 		return ""
 	}
+	if err := checkUnsupported(cmd); err != nil {
+		return err
+	}
+	if o.RelTime && o.DeltaTime {
+		return FlagErrorf("--reltime and --deltatime are mutually exclusive")
+	}
 	if o.MaxStack < 1 {
 		return FlagErrorf("--max-stack must be at least 1, not %d", o.MaxStack)
 	}
@@ -139,12 +161,12 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		}
 	}
 	if o.Format != output.FormatText {
-		if n := changed("fields", "ns", "reltime"); n != "" {
+		if n := changed("fields", "ns", "reltime", "deltatime", "header", "header-only"); n != "" {
 			return FlagErrorf("--%s applies only to --format text", n)
 		}
 	}
 	if o.Format == output.FormatCollapsed {
-		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events", "max-stack"); n != "" {
+		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events", "show-switch-events", "show-namespace-events", "show-cgroup-events", "max-stack"); n != "" {
 			return FlagErrorf("--%s does not apply to --format collapsed", n)
 		}
 	}
@@ -155,7 +177,7 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		}
 	}
 	if flame || o.Format == output.FormatPprof {
-		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events"); n != "" {
+		if n := changed("hide-call-graph", "show-task-events", "show-mmap-events", "show-lost-events", "show-switch-events", "show-namespace-events", "show-cgroup-events"); n != "" {
 			return FlagErrorf("--%s does not apply to --format %s", n, o.Format)
 		}
 	}
@@ -202,6 +224,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	case output.FormatText, output.FormatCollapsed, output.FormatFlameGraph, output.FormatFlameGraphHTML:
 		so.Symbolize.DropExitedThreads = opts.dialect().ScriptForgetsExitedThreads
 	}
+	so.Symbolize.SrcLine = opts.Format == output.FormatText && opts.Fields.Wants(output.FieldSrcline)
 	if opts.ShowTaskEvents {
 		so.Show = append(so.Show, decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit)
 	}
@@ -210,6 +233,15 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	}
 	if opts.ShowLostEvents {
 		so.Show = append(so.Show, decode.RecordTypeLost)
+	}
+	if opts.ShowNamespaces {
+		so.Show = append(so.Show, decode.RecordTypeNamespaces)
+	}
+	if opts.ShowCgroups {
+		so.Show = append(so.Show, decode.RecordTypeCgroup)
+	}
+	if opts.ShowSwitch {
+		so.Show = append(so.Show, decode.RecordTypeSwitch, decode.RecordTypeSwitchCPUWide)
 	}
 	if opts.NoMergeCallchains && opts.Format != output.FormatCollapsed {
 		so.Show = append(so.Show, decode.RecordTypeCallchainDeferred)
@@ -229,7 +261,24 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		defer f.Close()
 		out = f
 	}
+	if opts.Header || opts.HeaderOnly {
+		if err := output.WriteHeader(out, p.File(), output.HeaderOptions{
+			Captured: inputMtime(&opts.CommonOptions), Compat: opts.dialect(),
+		}); err != nil {
+			return err
+		}
+		if opts.HeaderOnly {
+			return nil
+		}
+	}
 
+	if opts.Fields.Wants(output.FieldTod) {
+		if p.File().Meta.ClockData == nil {
+			//lint:ignore ST1005 perf's message, word for word
+			return errors.New("Can't provide 'tod' time, missing clock data. Please record with -k/--clockid option.")
+		}
+		return FlagErrorf("-F tod is not supported: wall-clock times from CLOCK_DATA are not printed yet")
+	}
 	var sink output.Sink
 	switch opts.Format {
 	case output.FormatText:
@@ -238,6 +287,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 			HideCallchain: opts.HideCallchain,
 			NS:            opts.NS,
 			RelTime:       opts.RelTime,
+			DeltaTime:     opts.DeltaTime,
 			MaxStack:      opts.MaxStack,
 			Compat:        opts.dialect(),
 		})

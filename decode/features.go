@@ -43,8 +43,8 @@ func (m *Meta) add(f Feature, b []byte, e endian, off int64) {
 	case FeatureCPUTopology:
 		m.CPUTopology = parseCPUTopology(&c, m.NrCPUsAvail)
 	case FeaturePMUMappings:
-		if pm, ok := parsePMUMappings(&c); ok {
-			m.PMUMappings = pm
+		if pm, order, ok := parsePMUMappings(&c); ok {
+			m.PMUMappings, m.PMUOrder = pm, order
 		}
 	case FeatureGroupDesc:
 		if gd, ok := parseGroupDesc(&c); ok {
@@ -104,18 +104,21 @@ func parseBuildIDSection(c *cursor) []BuildID {
 
 // parsePMUMappings decodes a PMU_MAPPINGS section; ok is false (and c
 // short) when its count cannot fit.
-func parsePMUMappings(c *cursor) (pm map[uint32]string, ok bool) {
+func parsePMUMappings(c *cursor) (pm map[uint32]string, order []uint32, ok bool) {
 	nr := c.u32("nr")
 	if uint64(nr) > uint64(c.remaining())/8 {
 		c.short, c.field = true, "nr"
-		return nil, false
+		return nil, nil, false
 	}
 	pm = make(map[uint32]string, nr)
 	for i := uint32(0); i < nr && !c.short; i++ {
 		t := c.u32("type")
+		if _, dup := pm[t]; !dup {
+			order = append(order, t)
+		}
 		pm[t] = c.perfString("name")
 	}
-	return pm, true
+	return pm, order, true
 }
 
 // parseGroupDesc decodes a GROUP_DESC section; ok is false (and c short)

@@ -75,6 +75,10 @@ type File struct {
 	started bool
 	// beforeApply is the function BeforeApply set.
 	beforeApply func(Record)
+	// wholeSort makes TimeOrder ignore FINISHED_ROUND and sort the
+	// whole recording (the directory format, whose files each have
+	// their own rounds: OpenDir).
+	wholeSort bool
 }
 
 // BeforeApply makes the records' iteration call fn just before a record

@@ -277,7 +277,7 @@ func (rs *Records) nextTimed() bool {
 		if r.Type() == RecordTypeFinishedRound {
 			// Delivered at once, like every perf-tool record; the records
 			// it releases follow (the order perf script -D prints).
-			if rs.q.len() > 0 {
+			if rs.q.len() > 0 && !rs.f.wholeSort {
 				rs.flush(rs.nextFlush)
 				rs.nextFlush = rs.maxTime
 			}

@@ -61,12 +61,14 @@ type Meta struct {
 	EventDesc    []EventDesc
 	CPUTopology  *CPUTopology
 	PMUMappings  map[uint32]string // PMU_MAPPINGS: attr type -> PMU name
-	GroupDesc    []GroupDesc
-	SampleTime   *SampleTimeRange // SAMPLE_TIME
-	ClockIDRes   uint64           // CLOCKID: resolution in ns
-	HasClockID   bool
-	ClockData    *ClockData
-	Compressed   *CompressedInfo
+	// PMUOrder lists the PMU_MAPPINGS types in file order.
+	PMUOrder   []uint32
+	GroupDesc  []GroupDesc
+	SampleTime *SampleTimeRange // SAMPLE_TIME
+	ClockIDRes uint64           // CLOCKID: resolution in ns
+	HasClockID bool
+	ClockData  *ClockData
+	Compressed *CompressedInfo
 
 	// Raw holds the payload of every feature not parsed into a field above
 	// (and of those that failed to parse).

@@ -425,6 +425,7 @@ func features(bo byteOrder) ([]tFeature, decode.Meta) {
 		CPUTopology: &decode.CPUTopology{CoreSiblings: []string{"0-1"}, ThreadSiblings: []string{"0", "1"},
 			CoreID: []uint32{0, 1}, SocketID: []uint32{0, 0}},
 		PMUMappings: map[uint32]string{1: "software"},
+		PMUOrder:    []uint32{1},
 		GroupDesc:   []decode.GroupDesc{{Name: "{cpu-clock,insn}", LeaderIdx: 0, NrMembers: 2}},
 		SampleTime:  &decode.SampleTimeRange{First: 5, Last: 6},
 		ClockIDRes:  1, HasClockID: true,

@@ -267,6 +267,11 @@ func TestRoundTripSynthetic(t *testing.T) {
 				}
 			}
 			gotMeta.EventDesc = nil
+			// The encoder writes PMU_MAPPINGS by type; PMUOrder is that order.
+			if !slices.IsSorted(gotMeta.PMUOrder) || len(gotMeta.PMUOrder) != len(gotMeta.PMUMappings) {
+				t.Errorf("PMUOrder %v: want the %d types of PMUMappings in ascending order", gotMeta.PMUOrder, len(gotMeta.PMUMappings))
+			}
+			gotMeta.PMUOrder = nil
 			if diff := cmp.Diff(wantMeta, gotMeta, attrOpts); diff != "" {
 				t.Errorf("meta differs (-want +got):\n%s", diff)
 			}

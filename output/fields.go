@@ -13,18 +13,24 @@ type Field uint32
 
 // Output fields, named as perf script -F names them.
 const (
-	FieldComm   Field = 1 << iota // comm
-	FieldTID                      // tid
-	FieldPID                      // pid
-	FieldTime                     // time
-	FieldCPU                      // cpu
-	FieldEvent                    // event
-	FieldIP                       // ip (and the callchain)
-	FieldSym                      // sym
-	FieldSymOff                   // symoff
-	FieldDSO                      // dso
-	FieldAddr                     // addr
-	FieldPeriod                   // period
+	FieldComm    Field = 1 << iota // comm
+	FieldTID                       // tid
+	FieldPID                       // pid
+	FieldTime                      // time
+	FieldCPU                       // cpu
+	FieldEvent                     // event
+	FieldIP                        // ip (and the callchain)
+	FieldSym                       // sym
+	FieldSymOff                    // symoff
+	FieldDSO                       // dso
+	FieldAddr                      // addr
+	FieldPeriod                    // period
+	FieldSrcline                   // srcline (under the IP and each callchain entry)
+	FieldMisc                      // misc (cpumode and record flags)
+	// FieldTod is tod, the wall-clock time, which needs the recording's
+	// CLOCK_DATA; no formatter prints it yet, so the script command
+	// refuses it (with perf's message when the data is missing).
+	FieldTod
 )
 
 // fieldNames is perf's all_output_options order for the fields supported.
@@ -34,7 +40,8 @@ var fieldNames = []struct {
 }{
 	{"comm", FieldComm}, {"tid", FieldTID}, {"pid", FieldPID}, {"time", FieldTime},
 	{"cpu", FieldCPU}, {"event", FieldEvent}, {"ip", FieldIP}, {"sym", FieldSym},
-	{"dso", FieldDSO}, {"addr", FieldAddr}, {"symoff", FieldSymOff}, {"period", FieldPeriod},
+	{"dso", FieldDSO}, {"addr", FieldAddr}, {"symoff", FieldSymOff}, {"srcline", FieldSrcline},
+	{"period", FieldPeriod}, {"misc", FieldMisc}, {"tod", FieldTod},
 }
 
 // FieldNames lists the field names -F accepts, for help and completion.
@@ -72,11 +79,21 @@ type Fields struct {
 	Only   Field // FieldsSet: the fields to print
 	Add    Field // FieldsModify: fields added to the defaults
 	Remove Field // FieldsModify: fields removed from the defaults
-	raw    string
+	// Typed limits the list to events of one type ("sw:comm,tid"); the
+	// others keep perf's defaults.
+	Typed     bool
+	EventType decode.AttrType // the event type of a Typed list
+	raw       string
+}
+
+// fieldTypes are perf script's -F event-type prefixes.
+var fieldTypes = map[string]decode.AttrType{
+	"hw": decode.AttrTypeHardware, "sw": decode.AttrTypeSoftware, "trace": decode.AttrTypeTracepoint,
+	"raw": decode.AttrTypeRaw, "break": decode.AttrTypeBreakpoint,
 }
 
 // ParseFields parses a perf -F list: "comm,tid,ip" or "+period,-cpu".
-// Event-type prefixes ("sw:...") are not supported.
+// An event-type prefix ("sw:comm,tid") limits it to events of that type.
 func ParseFields(s string) (Fields, error) {
 	var fs Fields
 	if err := fs.Set(s); err != nil {
@@ -89,8 +106,15 @@ func ParseFields(s string) (Fields, error) {
 func (fs *Fields) Set(s string) error {
 	var out Fields
 	out.raw = s
-	if i := strings.IndexByte(s, ':'); i >= 0 {
-		return fmt.Errorf("event type prefix %q in -F is not supported", s[:i+1])
+	if prefix, rest, ok := strings.Cut(s, ":"); ok {
+		t, known := fieldTypes[prefix]
+		switch {
+		case prefix == "synth":
+			return errors.New("event type prefix \"synth:\" in -F: perfstitch synthesizes no events (Intel PT and other AUX area traces are not decoded)")
+		case !known:
+			return fmt.Errorf("invalid event type %q in -F (known: hw, sw, trace, raw, break)", prefix)
+		}
+		out.Typed, out.EventType, s = true, t, rest
 	}
 	if strings.TrimSpace(s) == "" {
 		return errors.New("empty field list")
@@ -130,6 +154,10 @@ func (fs *Fields) Set(s string) error {
 	return nil
 }
 
+// Wants reports whether the list asks for field f for some event type
+// (a set list naming it, or +f).
+func (fs *Fields) Wants(f Field) bool { return fs.userSet()&f != 0 }
+
 // String returns the list as given.
 func (fs *Fields) String() string { return fs.raw }
 
@@ -164,6 +192,9 @@ func defaultFields(t decode.AttrType) Field {
 // type: fields the samples cannot provide are dropped when they are
 // defaults and are an error when the user asked for them.
 func resolveFields(fs *Fields, attr *decode.EventAttr) (Field, error) {
+	if fs.Typed && fs.EventType != attr.Type {
+		fs = &Fields{}
+	}
 	fields := defaultFields(attr.Type)
 	switch fs.Mode {
 	case FieldsSet:
@@ -219,5 +250,6 @@ func resolveFields(fs *Fields, attr *decode.EventAttr) (Field, error) {
 // Equal reports whether fs and o select the same fields (the text they
 // were parsed from does not matter). go-cmp uses it.
 func (fs Fields) Equal(o Fields) bool {
-	return fs.Mode == o.Mode && fs.Only == o.Only && fs.Add == o.Add && fs.Remove == o.Remove
+	return fs.Mode == o.Mode && fs.Only == o.Only && fs.Add == o.Add && fs.Remove == o.Remove &&
+		fs.Typed == o.Typed && fs.EventType == o.EventType
 }

@@ -23,6 +23,9 @@ type TextOptions struct {
 	NS bool
 	// RelTime prints times relative to the first printed record (--reltime).
 	RelTime bool
+	// DeltaTime prints times relative to the previous printed record
+	// (--deltatime; the first one at 0).
+	DeltaTime bool
 	// MaxStack is --max-stack; 0 means [symbolize.DefaultMaxStack].
 	MaxStack int
 	// Compat is the perf release whose layout is printed (--compat); the
@@ -37,9 +40,10 @@ type Text struct {
 	attrs func() []*decode.EventAttr
 	set   eventSet
 
-	initialTime uint64
-	buf         []byte
-	lines       *[1 << lineBits]lineEntry // formatted callchain lines
+	initialTime  uint64
+	previousTime uint64 // --deltatime: the time of the last printed record
+	buf          []byte
+	lines        *[1 << lineBits]lineEntry // formatted callchain lines
 }
 
 // NewText returns a Text writer on w. attrs returns the events of the
@@ -85,6 +89,7 @@ func (t *Text) Add(ev *symbolize.Event) error {
 			b = append(b, ' ')
 			b = appendHexPad(b, ev.Sample.IP, 16)
 			b = appendSymDSO(b, cfg.fields, &ev.IP, false)
+			b = appendSrcLine(b, cfg.fields, &ev.IP)
 		}
 	}
 	b = append(b, '\n')
@@ -95,7 +100,7 @@ func (t *Text) Add(ev *symbolize.Event) error {
 // comm, tid, cpu, time, period, event name and addr.
 func (t *Text) appendSampleHeader(b []byte, cfg *evConfig, ev *symbolize.Event) []byte {
 	s := ev.Sample.Sample
-	b = t.appendStart(b, cfg, commOf(ev.Comm, s.TID), s.PID, s.TID, s.CPU, s.Time)
+	b = t.appendStart(b, cfg, commOf(ev.Comm, s.TID), s.PID, s.TID, s.CPU, s.Time, s.Misc, decode.RecordTypeSample)
 	if cfg.fields&FieldPeriod != 0 {
 		b = appendUintPad(b, s.Period, 10)
 		b = append(b, ' ')
@@ -120,7 +125,7 @@ func commOf(c string, tid int32) string {
 }
 
 // appendStart is perf_sample__fprintf_start.
-func (t *Text) appendStart(b []byte, cfg *evConfig, comm string, pid, tid int32, cpu uint32, tm uint64) []byte {
+func (t *Text) appendStart(b []byte, cfg *evConfig, comm string, pid, tid int32, cpu uint32, tm uint64, misc uint16, typ decode.RecordType) []byte {
 	f := cfg.fields
 	if f&FieldComm != 0 {
 		if f&FieldIP != 0 && cfg.callchain {
@@ -157,12 +162,23 @@ func (t *Text) appendStart(b []byte, cfg *evConfig, comm string, pid, tid int32,
 		}
 		b = append(b, ']', ' ')
 	}
+	if f&FieldMisc != 0 {
+		b = appendMisc(b, misc, typ)
+	}
 	if f&FieldTime != 0 {
 		if t.opts.RelTime {
 			if t.initialTime == 0 {
 				t.initialTime = tm
 			}
 			tm -= t.initialTime
+		} else if t.opts.DeltaTime {
+			prev := t.previousTime
+			t.previousTime = tm
+			if prev == 0 {
+				tm = 0
+			} else {
+				tm -= prev
+			}
 		}
 		secs, nsecs := tm/1e9, tm%1e9
 		if t.opts.NS {
@@ -213,6 +229,7 @@ func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, un
 			b = appendHexPad(b, addr, 16)
 		}
 		b = appendSymDSO(b, fields, fr, cookie)
+		b = appendSrcLine(b, fields, fr)
 		b = append(b, '\n')
 		*e = lineEntry{
 			addr: addr, offset: fr.Offset, sym: fr.Symbol, dso: fr.DSO,
@@ -258,7 +275,11 @@ func appendSymDSO(b []byte, fields Field, fr *symbolize.Frame, cookie bool) []by
 	}
 	if fr.Inlined {
 		// perf prints " (inlined)" in place of the DSO of an inlined
-		// function's frame, whatever the fields.
+		// function's frame, whatever the fields; after its source line
+		// when there is one (appendSrcLine).
+		if fields&FieldSrcline != 0 && fr.SrcLine != "" {
+			return b
+		}
 		return append(b, " (inlined)"...)
 	}
 	if fields&FieldDSO != 0 {
@@ -269,6 +290,60 @@ func appendSymDSO(b []byte, fields Field, fr *symbolize.Frame, cookie bool) []by
 			b = append(b, "[unknown]"...)
 		}
 		b = append(b, ')')
+	}
+	return b
+}
+
+// appendMisc appends the misc field as perf_sample__fprintf_start does:
+// a letter per cpumode value the bits contain (perf tests each mode as a
+// mask, so a hypervisor sample is "KUH"), the record type's own flag, all
+// padded to 6 columns.
+func appendMisc(b []byte, misc uint16, typ decode.RecordType) []byte {
+	n := len(b)
+	has := func(m uint16) bool { return misc&m == m }
+	for _, m := range []struct {
+		bits uint16
+		c    byte
+	}{{1, 'K'}, {2, 'U'}, {3, 'H'}, {4, 'G'}, {5, 'g'}} {
+		if has(m.bits) {
+			b = append(b, m.c)
+		}
+	}
+	switch typ {
+	case decode.RecordTypeMmap, decode.RecordTypeMmap2:
+		if has(decode.MiscMmapData) {
+			b = append(b, 'M')
+		}
+	case decode.RecordTypeComm:
+		if has(decode.MiscCommExec) {
+			b = append(b, 'E')
+		}
+	case decode.RecordTypeSwitch, decode.RecordTypeSwitchCPUWide:
+		if has(decode.MiscSwitchOut) {
+			b = append(b, 'S')
+			if misc&decode.MiscSwitchOutPreempt != 0 {
+				b = append(b, 'p')
+			}
+		}
+	}
+	// fprintf("%*s", 6 - ret, " "): at least the one space.
+	pad := max(6-(len(b)-n), 1)
+	for range pad {
+		b = append(b, ' ')
+	}
+	return b
+}
+
+// appendSrcLine appends the frame's source line on a line of its own
+// ("\n  file:line", map__fprintf_srcline) when -F srcline asks for it.
+func appendSrcLine(b []byte, fields Field, fr *symbolize.Frame) []byte {
+	if fields&FieldSrcline == 0 || fr.SrcLine == "" {
+		return b
+	}
+	b = append(b, "\n  "...)
+	b = append(b, fr.SrcLine...)
+	if fr.Inlined {
+		b = append(b, " (inlined)"...)
 	}
 	return b
 }

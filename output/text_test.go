@@ -154,7 +154,9 @@ func TestParseFields(t *testing.T) {
 		{in: "comm,+tid", wantErr: true},
 		{in: "+tid,comm", wantErr: true},
 		{in: "bogus", wantErr: true},
-		{in: "sw:comm", wantErr: true},
+		{in: "sw:comm", want: Fields{Mode: FieldsSet, Only: FieldComm, Typed: true, EventType: decode.AttrTypeSoftware}},
+		{in: "synth:comm", wantErr: true},
+		{in: "bogus:comm", wantErr: true},
 		{in: "", wantErr: true},
 	}
 	for _, tt := range tests {

@@ -8,8 +8,10 @@ import (
 )
 
 // AddRecord prints a side-band record the way perf script does with
-// --show-task-events (COMM, FORK, EXIT), --show-mmap-events (MMAP, MMAP2)
-// and --show-lost-events (LOST), and a CALLCHAIN_DEFERRED record as perf
+// --show-task-events (COMM, FORK, EXIT), --show-mmap-events (MMAP, MMAP2),
+// --show-lost-events (LOST), --show-switch-events (SWITCH,
+// SWITCH_CPU_WIDE), --show-namespace-events (NAMESPACES) and
+// --show-cgroup-events (CGROUP), and a CALLCHAIN_DEFERRED record as perf
 // 6.19 does with --no-merge-callchains. Other records are ignored.
 func (t *Text) AddRecord(r *Record) error {
 	c := r.Common()
@@ -36,7 +38,7 @@ func (t *Text) AddRecord(r *Record) error {
 		ts = rr.Time
 	case *decode.Exit:
 		ts = rr.Time
-	case *decode.Mmap, *decode.Comm, *decode.Lost:
+	case *decode.Mmap, *decode.Comm, *decode.Lost, *decode.Switch, *decode.Namespaces, *decode.Cgroup:
 	default:
 		return nil
 	}
@@ -53,7 +55,7 @@ func (t *Text) AddRecord(r *Record) error {
 		if tid != -1 {
 			comm = commOf(r.Comm, tid)
 		}
-		b = t.appendStart(b, cfg, comm, spid, stid, cpu, tm)
+		b = t.appendStart(b, cfg, comm, spid, stid, cpu, tm, c.Misc, r.Record.Type())
 	}
 	b = appendRecordBody(b, r.Record)
 	t.buf = b
@@ -136,6 +138,62 @@ func appendRecordBody(b []byte, rec decode.Record) []byte {
 	case *decode.Lost:
 		b = append(b, "LOST lost "...)
 		b = strconv.AppendUint(b, r.Lost, 10)
+	case *decode.Switch:
+		// perf_event__fprintf_switch
+		inOut := "IN         "
+		if r.Out() {
+			inOut = "OUT        "
+			if r.Misc&decode.MiscSwitchOutPreempt != 0 {
+				inOut = "OUT preempt"
+			}
+		}
+		if !r.CPUWide {
+			b = append(b, "SWITCH "...)
+			b = append(b, inOut...)
+			break
+		}
+		b = append(b, "SWITCH_CPU_WIDE "...)
+		b = append(b, inOut...)
+		if r.Out() {
+			b = append(b, "  next pid/tid: "...)
+		} else {
+			b = append(b, "  prev pid/tid: "...)
+		}
+		b = appendIntPad(b, int64(r.NextPrevPID), 5)
+		b = append(b, '/')
+		b = appendIntPadRight(b, int64(r.NextPrevTID), 5)
+	case *decode.Namespaces:
+		// perf_event__fprintf_namespaces: four links a line.
+		b = append(b, "NAMESPACES "...)
+		b = strconv.AppendInt(b, int64(r.PID), 10)
+		b = append(b, '/')
+		b = strconv.AppendInt(b, int64(r.TID), 10)
+		b = append(b, " - nr_namespaces: "...)
+		b = strconv.AppendInt(b, int64(len(r.Namespaces)), 10)
+		b = append(b, "\n\t\t["...)
+		for i, ns := range r.Namespaces {
+			if i > 0 && i%4 == 0 {
+				b = append(b, "\n\t\t "...)
+			}
+			b = strconv.AppendInt(b, int64(i), 10)
+			b = append(b, '/')
+			b = append(b, namespaceName(i)...)
+			b = append(b, ": "...)
+			b = strconv.AppendUint(b, ns.Dev, 10)
+			b = append(b, '/')
+			b = append(b, cHex(ns.Ino)...)
+			if i+1 < len(r.Namespaces) {
+				b = append(b, ", "...)
+			}
+		}
+		if len(r.Namespaces) > 0 {
+			b = append(b, ']')
+		}
+	case *decode.Cgroup:
+		b = append(b, "CGROUP cgroup: "...)
+		b = strconv.AppendUint(b, r.CgroupID, 10)
+		b = append(b, ' ')
+		b = append(b, r.Path...)
 	}
 	return append(b, '\n')
 }
@@ -168,7 +226,7 @@ func (t *Text) addDeferred(r *Record, d *decode.CallchainDeferred, cfg *evConfig
 		return nil
 	}
 	c := r.Common()
-	b := t.appendStart(t.buf[:0], cfg, commOf(r.Comm, c.TID), c.PID, c.TID, c.CPU, c.Time)
+	b := t.appendStart(t.buf[:0], cfg, commOf(r.Comm, c.TID), c.PID, c.TID, c.CPU, c.Time, c.Misc, r.Record.Type())
 	b = append(b, "DEFERRED CALLCHAIN [cookie: "...)
 	b = strconv.AppendUint(b, d.Cookie, 16)
 	b = append(b, ']')
@@ -186,4 +244,14 @@ func (t *Text) addDeferred(r *Record, d *decode.CallchainDeferred, cfg *evConfig
 	t.buf = b
 	_, err := t.w.Write(b)
 	return err
+}
+
+// namespaceNames are perf's names of the NAMESPACES links (perf_ns__name).
+var namespaceNames = []string{"net", "uts", "ipc", "pid", "user", "mnt", "cgroup"}
+
+func namespaceName(i int) string {
+	if i < len(namespaceNames) {
+		return namespaceNames[i]
+	}
+	return "UNKNOWN"
 }

@@ -27,6 +27,14 @@ func openInput(name string, stdin io.Reader) (*decode.File, int64, error) {
 	if err != nil {
 		return nil, 0, err
 	}
+	if st.IsDir() {
+		// perf record --threads: a directory of data files.
+		f, err := decode.OpenDir(name)
+		if err != nil {
+			return nil, 0, err
+		}
+		return f, -1, nil
+	}
 	f, err := decode.Open(name)
 	if err != nil {
 		return nil, 0, err

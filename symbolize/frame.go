@@ -53,6 +53,9 @@ type Frame struct {
 	// the DSO); Symbol is its name and Offset the offset from the
 	// enclosing symbol's start.
 	Inlined bool
+	// SrcLine is what perf script -F srcline prints under the frame
+	// (Options.SrcLine; "" prints nothing).
+	SrcLine string
 }
 
 // Event is a stitched sample with its frames resolved. It is the only

@@ -51,6 +51,9 @@ type Options struct {
 	// later sample of that tid makes a new thread named ":TID". By
 	// default exited threads are kept.
 	DropExitedThreads bool
+	// SrcLine fills Frame.SrcLine of every resolved frame (perf script
+	// -F srcline).
+	SrcLine bool
 }
 
 // DefaultMaxStack is perf's default --max-stack (PERF_MAX_STACK_DEPTH):
@@ -96,6 +99,10 @@ type Symbolizer struct {
 
 	unknown dso // pseudo-DSO for addresses outside every map
 	seq     uint64
+
+	// Options.SrcLine: texts by DSO and address, STT_FILE tables by DSO.
+	srclines map[srclineKey]string
+	fileSyms map[*dso]*fileSyms
 
 	unw unwindState // --call-graph dwarf: CFI by DSO (unwind.go)
 
@@ -586,6 +593,9 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 	if n := len(ev.Frames); s.opts.Compat.UnwindEndsAtZero && ev.Unwound > 0 && ev.Frames[n-1].Addr == ^uint64(0) {
 		// The walk read a return address of 0 (the ip below it minus 1).
 		ev.Frames, ev.Unwound = ev.Frames[:n-1], ev.Unwound-1
+	}
+	if s.opts.SrcLine {
+		s.fillSrcLines(ev)
 	}
 }
 

@@ -109,6 +109,26 @@ type Dialect struct {
 	// thread stamped after its EXIT, a deferred sample flushed at the end)
 	// finds a new thread named ":TID". perf 6.1 kept exited threads.
 	ScriptForgetsExitedThreads bool
+
+	// perf script --header / perf report --header-only (output.WriteHeader).
+
+	// HeaderFeatures is the number of feature bits the perf knows
+	// (HEADER_LAST_FEATURE): its "# missing features:" line names the
+	// absent ones below it (32 in perf 6.1; 35 in perf 7.3.4, with
+	// CPU_DOMAIN_INFO, E_MACHINE and CLN_SIZE).
+	HeaderFeatures int
+	// HeaderAttrNames prints an event's type and config with their names
+	// ("type = 1 (PERF_TYPE_SOFTWARE)", "config = 0
+	// (PERF_COUNT_SW_CPU_CLOCK)", config even when 0) and says "# bpf_prog_info
+	// empty" and "# btf info empty" for empty BPF sections, as perf 7.3.4's
+	// perf_event_attr__fprintf and print_bpf_prog_info do.
+	HeaderAttrNames bool
+	// SrclineSymtabFile gives an address of a DSO without DWARF line
+	// numbers the srcline "FILE:0", FILE the STT_FILE symbol before its
+	// function in .symtab, as perf 6.1's libbfd (bfd_find_nearest_line)
+	// does; perf 7.3.4's addr2line finds nothing there and perf prints
+	// "dso[addr]".
+	SrclineSymtabFile bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -125,6 +145,8 @@ var Perf73 = Dialect{
 	StatsNameWidth: 20, StatsPipeRecordedNames: true,
 	// perf script's thread table
 	ScriptForgetsExitedThreads: true,
+	// header
+	HeaderFeatures: 35, HeaderAttrNames: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
@@ -134,6 +156,8 @@ var Perf61 = Dialect{
 	PidWidth: 5,
 	// perf report, --stats
 	StatsNameWidth: 16,
+	// header
+	HeaderFeatures: 32, SrclineSymtabFile: true,
 }
 
 // Default is the dialect used without --compat.
