@@ -1,27 +1,55 @@
 #!/bin/sh
-# bench-script.sh: time `perfstitch script` against `perf script` on a large
-# recording, for text and collapsed output, and print the ratios and the
-# peak RSS of each. Not part of CI: it records ~200 MB once (needs perf and
-# permission to record; the file is kept for later runs) and takes minutes.
+# bench-script.sh: the project's benchmark (issue 12). Times every row of
+# the speed table: perfstitch script, collapsed, report, stats against
+# perf 6.1 (the host's perf) and, when ../shared/tools/perf7 is set up,
+# perf 7.3.4; the shared corpus cases (small files); and script and stats
+# on a deferred rewrite of the recording (perfstitch simulate, cookie ABI)
+# against the original. Each comparison runs in alternating pairs
+# (A B, B A, A B, ...) with output to /dev/null and prints the medians of
+# wall and CPU (user+sys) time, their ratios and the peak RSS
+# (/usr/bin/time's "Maximum resident set size").
+#
+# Not part of CI: it records the large file once if absent (needs perf and
+# permission to record; ~80 MB; delete it to re-record) and takes minutes.
+# On a shared machine the CPU-time ratios are the better measure.
 #
 # Usage: scripts/bench-script.sh            (from any directory)
 # Environment:
-#   BENCH_DIR      where the recording and outputs live (default /tmp/perfstitch-bench)
-#   BENCH_SECONDS  recording length in seconds (default 50)
+#   BENCH_DIR      where the recording and outputs live (default /var/tmp/perfstitch-bench;
+#                  perf 7 reads it through a relative path, so not under a private /tmp)
+#   BENCH_DATA     the recording's file name in BENCH_DIR (default perf.data; use another
+#                  name with a longer BENCH_SECONDS for the "3x larger" check)
+#   BENCH_SECONDS  recording length in seconds (default 110: ~590,000 samples, ~83 MB)
 #   BENCH_FREQ     sampling frequency (default 15000)
+#   BENCH_RUNS     pairs per comparison (default 3; medians)
+#   BENCH_ROWS     which groups to run (default "big perf7 deferred small")
+#   PERF7          perf 7 wrapper (default ../shared/tools/perf7 next to the repository)
+#   CORPUS         shared corpus for the small-file rows (default ../shared/corpus)
+#   BENCH_BIN      a perfstitch binary to time instead of building the repository's
 #   STACKCOLLAPSE  path of FlameGraph's stackcollapse-perf.pl (optional; else
 #                  looked up in PATH) for the collapsed comparison
 set -eu
 
-DIR=${BENCH_DIR:-/tmp/perfstitch-bench}
-SECS=${BENCH_SECONDS:-50}
+REPO=$(cd "$(dirname "$0")/.." && pwd -P)
+DIR=${BENCH_DIR:-/var/tmp/perfstitch-bench}
+NAME=${BENCH_DATA:-perf.data}
+SECS=${BENCH_SECONDS:-110}
 FREQ=${BENCH_FREQ:-15000}
+RUNS=${BENCH_RUNS:-3}
+ROWS=${BENCH_ROWS:-big perf7 deferred small}
+PERF7=${PERF7:-$REPO/../shared/tools/perf7}
+CORPUS=${CORPUS:-$REPO/../shared/corpus}
 mkdir -p "$DIR"
-DATA=$DIR/perf.data
+DIR=$(cd "$DIR" && pwd -P)
+DATA=$DIR/$NAME
+PS=${BENCH_BIN:-$DIR/perfstitch}
+TMP=$DIR/.bench.$$ # per run: two benchmarks may share DIR
+trap 'rm -f "$TMP".*' EXIT
 
 # The workload: four multi-threaded programs in parallel loops for SECS
 # seconds (each run capped at 5 s, so the recording ends on time).
-cat >"$DIR/workload.sh" <<WORKLOAD
+if [ ! -s "$DATA" ]; then
+	cat >"$DIR/workload.sh" <<WORKLOAD
 end=\$(( \$(date +%s) + $SECS ))
 loop() { while [ "\$(date +%s)" -lt "\$end" ]; do timeout 5 "\$@" >/dev/null 2>&1; done; }
 loop perf bench sched messaging -g 4 -l 2000 &
@@ -30,69 +58,144 @@ loop perf bench mem memcpy -s 64MB -l 20 &
 loop sh -c 'head -c 100000000 /dev/urandom | xz -T2 -1' &
 wait
 WORKLOAD
-
-if [ ! -s "$DATA" ]; then
 	echo "recording $SECS s at $FREQ Hz into $DATA (once; delete it to re-record)" >&2
 	perf record -e cpu-clock -F "$FREQ" -g --sample-cpu -o "$DATA" -- sh "$DIR/workload.sh" \
 		2>"$DIR/record.log" || { cat "$DIR/record.log" >&2; exit 1; }
 fi
-ls -l "$DATA" >&2
 
-echo "building perfstitch" >&2
-(cd "$(dirname "$0")/.." && go build -o "$DIR/perfstitch" .)
+if [ -z "${BENCH_BIN:-}" ]; then
+	echo "building perfstitch" >&2
+	(cd "$REPO" && go build -o "$PS" .)
+fi
 
-# run NAME CMD...: time CMD (stdout to $DIR/NAME.out, or to /dev/null when
-# NAME ends in _null); prints "NAME wall user+sys maxrss_kB".
-run() {
-	name=$1
-	shift
-	out=$DIR/$name.out
-	case $name in *_null) out=/dev/null ;; esac
-	/usr/bin/time -f "%e %U %S %M" -o "$DIR/$name.time" "$@" >"$out" 2>"$DIR/$name.err" || {
-		echo "$name failed:" >&2
-		cat "$DIR/$name.err" >&2
-		return 1
-	}
-	read -r wall user sys rss <"$DIR/$name.time"
-	cpu=$(echo "$user $sys" | awk '{printf "%.2f", $1 + $2}')
-	printf '%-28s wall %7.2f s  cpu %7.2f s  peak RSS %8d kB  output %s bytes\n' "$name" "$wall" "$cpu" "$rss" "$(wc -c <"$out")"
-	eval "${name}_wall=$wall ${name}_cpu=$cpu ${name}_rss=$rss"
-}
-
-# ratio LABEL A B: how many times faster B ran than A, by wall and by CPU
-# time (user+sys; the better measure on a busy machine).
-ratio() {
-	eval "aw=\$${2}_wall ac=\$${2}_cpu bw=\$${3}_wall bc=\$${3}_cpu"
-	awk -v l="$1" -v aw="$aw" -v ac="$ac" -v bw="$bw" -v bc="$bc" \
-		'BEGIN { printf "%s: %.1fx faster by wall time, %.1fx by CPU time\n", l, aw / bw, ac / bc }'
-}
-
-# The same environment for both: no build-id cache, C locale.
 export LC_ALL=C
-run perf_text perf script -i "$DATA"
-run stitch_text "$DIR/perfstitch" script "$DATA"
-if cmp -s "$DIR/perf_text.out" "$DIR/stitch_text.out"; then
-	echo "text outputs: identical"
-else
-	echo "text outputs: differ at $(cmp "$DIR/perf_text.out" "$DIR/stitch_text.out" 2>&1 | sed 's/.*differ: //')"
-fi
-ratio "text: perfstitch script vs perf script (target >= 5x)" perf_text stitch_text
-# The same without the cost of storing 1-2 GB of text (both to /dev/null).
-run perf_text_null perf script -i "$DATA"
-run stitch_text_null "$DIR/perfstitch" script "$DATA"
-ratio "text to /dev/null: perfstitch script vs perf script" perf_text_null stitch_text_null
+echo "# $(date -u '+%Y-%m-%d %H:%M UTC'), $(nproc) CPUs, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+echo "# $DATA: $(wc -c <"$DATA") bytes, $("$PS" stats -i "$DATA" --format json 2>/dev/null |
+	sed -n 's/.*"samples": *\([0-9]*\).*/\1/p' | head -1) samples; $RUNS pairs per row, medians"
+printf '%-52s %9s %9s %9s %9s %7s %7s %9s %9s\n' "# row: A (perfstitch) vs B (peer)" \
+	"A wall" "B wall" "A cpu" "B cpu" "wall×" "cpu×" "A RSS MiB" "B RSS MiB"
 
-SC=${STACKCOLLAPSE:-$(command -v stackcollapse-perf.pl || true)}
-run stitch_collapsed "$DIR/perfstitch" script --format collapsed "$DATA"
-if [ -n "$SC" ]; then
-	run perf_collapsed sh -c "perf script -i '$DATA' | perl '$SC'"
-	if cmp -s "$DIR/perf_collapsed.out" "$DIR/stitch_collapsed.out"; then
-		echo "collapsed outputs: identical"
+# once DIR CMD: one run of CMD (a shell command) in DIR, output to
+# /dev/null; prints "wall cpu maxrss_kB", or "fail" when CMD fails.
+once() {
+	d=$1
+	shift
+	if (cd "$d" && /usr/bin/time -f "%e %U %S %M" -o "$TMP.time" sh -c "$*" >/dev/null 2>"$TMP.err"); then
+		awk '{ printf "%s %.3f %s\n", $1, $2 + $3, $4 }' "$TMP.time"
 	else
-		echo "collapsed outputs: differ"
+		echo fail
 	fi
-	ratio "collapsed: perfstitch vs perf script | stackcollapse-perf.pl (target >= 20x)" perf_collapsed stitch_collapsed
-else
-	echo "collapsed: stackcollapse-perf.pl not found (set STACKCOLLAPSE) - no comparison"
+}
+
+# median: the middle line of stdin's numbers.
+median() {
+	sort -n | awk '{ v[NR] = $1 } END { if (NR) print v[int((NR + 1) / 2)]; else print "nan" }'
+}
+
+# pair LABEL DIR A B: RUNS alternating runs of the shell commands A and B
+# in DIR; prints the row and sets row_a_wall, row_a_cpu, row_a_rss (and b).
+pair() {
+	label=$1 d=$2 a=$3 b=$4
+	: >"$TMP.a" && : >"$TMP.b"
+	i=0
+	while [ $i -lt "$RUNS" ]; do
+		if [ $((i % 2)) -eq 0 ]; then
+			once "$d" "$a" >>"$TMP.a"
+			[ -z "$b" ] || once "$d" "$b" >>"$TMP.b"
+		else
+			[ -z "$b" ] || once "$d" "$b" >>"$TMP.b"
+			once "$d" "$a" >>"$TMP.a"
+		fi
+		i=$((i + 1))
+	done
+	for s in a b; do
+		if grep -q fail "$TMP.$s" || [ ! -s "$TMP.$s" ]; then
+			eval "row_${s}_wall=nan row_${s}_cpu=nan row_${s}_rss=0"
+			continue
+		fi
+		eval "row_${s}_wall=$(cut -d' ' -f1 "$TMP.$s" | median)"
+		eval "row_${s}_cpu=$(cut -d' ' -f2 "$TMP.$s" | median)"
+		eval "row_${s}_rss=$(cut -d' ' -f3 "$TMP.$s" | sort -n | tail -1)"
+	done
+	awk -v l="$label" -v aw="$row_a_wall" -v bw="$row_b_wall" -v ac="$row_a_cpu" -v bc="$row_b_cpu" \
+		-v ar="$row_a_rss" -v br="$row_b_rss" 'BEGIN {
+		wr = (aw > 0 && bw > 0) ? sprintf("%.1f", bw / aw) : "-"
+		cr = (ac > 0 && bc > 0) ? sprintf("%.1f", bc / ac) : "-"
+		printf "%-52s %9s %9s %9s %9s %7s %7s %9.1f %9.1f\n", l, aw, bw, ac, bc, wr, cr, ar / 1024, br / 1024
+	}'
+}
+
+q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
+D=$(q "$DATA")
+P=$(q "$PS")
+# perf 7 runs in a chroot that sees the host's root at /host and keeps the
+# working directory: it reads the recording by its relative name and the
+# host's binaries through --symfs (the path from DIR up to /).
+UP=$(echo "$DIR" | sed 's|[^/][^/]*|..|g; s|^/||')
+P7=$(q "$PERF7")
+have7=false
+if [ -x "$PERF7" ] && "$PERF7" --version >/dev/null 2>&1; then
+	have7=true
 fi
-awk -v a="$perf_text_rss" -v b="$stitch_text_rss" 'BEGIN { printf "peak RSS: perf script %d kB, perfstitch script %d kB\n", a, b }'
+
+for row in $ROWS; do
+	case $row in
+	big)
+		pair "script --compat 6.1 vs perf script 6.1" "$DIR" \
+			"$P script --compat 6.1 -i $D" "perf script -i $D"
+		SC=${STACKCOLLAPSE:-$(command -v stackcollapse-perf.pl || true)}
+		if [ -n "$SC" ]; then
+			pair "collapsed vs perf script | stackcollapse-perf.pl" "$DIR" \
+				"$P script --compat 6.1 --format collapsed -i $D" "perf script -i $D | perl $(q "$SC")"
+		else
+			pair "collapsed (no stackcollapse-perf.pl: alone)" "$DIR" \
+				"$P script --compat 6.1 --format collapsed -i $D" ""
+		fi
+		pair "report --no-children -s comm,dso,sym vs perf 6.1" "$DIR" \
+			"$P report --compat 6.1 --stdio --no-children --sort comm,dso,sym -i $D" \
+			"perf report --stdio --no-children --sort comm,dso,sym -i $D"
+		pair "report --children vs perf 6.1" "$DIR" \
+			"$P report --compat 6.1 --stdio --children -i $D" "perf report --stdio --children -i $D"
+		pair "stats (B: perf report --stats)" "$DIR" \
+			"$P stats -i $D" "perf report --stats -i $D"
+		awk -v s="$(wc -c <"$DATA")" -v w="$row_a_wall" -v c="$row_a_cpu" \
+			'BEGIN { printf "#   stats: %.0f MB/s of perf.data by wall time, %.0f MB/s by CPU time\n", s / w / 1e6, s / c / 1e6 }'
+		;;
+	perf7)
+		if ! $have7; then
+			echo "# perf7: $PERF7 not set up (--setup) - rows skipped"
+			continue
+		fi
+		pair "script vs perf 7.3.4 script" "$DIR" \
+			"$P script -i $NAME" "$P7 script -i $NAME --symfs $UP"
+		pair "report --no-children -s comm,dso,sym vs perf 7.3.4" "$DIR" \
+			"$P report --stdio --no-children --sort comm,dso,sym -i $NAME" \
+			"$P7 report --stdio --no-children --sort comm,dso,sym -i $NAME --symfs $UP"
+		;;
+	deferred)
+		DEF=$DIR/deferred-$NAME
+		if [ ! -s "$DEF" ]; then
+			echo "# writing $DEF (perfstitch simulate --abi cookie, once)" >&2
+			"$PS" simulate --abi cookie -i "$DATA" -o "$DEF"
+		fi
+		# A: the deferred rewrite, B: the original; the target is A at most
+		# 10% longer (B/A >= 0.91) and at most 16 MiB more.
+		pair "script: deferred (A) vs original (B)" "$DIR" \
+			"$P script -i $(q "$DEF")" "$P script -i $D"
+		pair "stats: deferred (A) vs original (B)" "$DIR" \
+			"$P stats -i $(q "$DEF")" "$P stats -i $D"
+		"$PS" stats -i "$DEF" 2>/dev/null | grep -i -E 'ns per|stitch' | sed 's/^/#   /' || true
+		;;
+	small)
+		for c in "$CORPUS"/*/; do
+			c=${c%/}
+			[ -s "$c/perf.data" ] || continue
+			args="-i perf.data"
+			[ -d "$c/symfs" ] && args="$args --symfs symfs"
+			[ -s "$c/../kallsyms" ] && args="$args --kallsyms ../kallsyms"
+			pair "small: ${c##*/} script vs perf script 6.1" "$c" \
+				"$P script --compat 6.1 $args" "perf script $args"
+		done
+		;;
+	esac
+done

@@ -30,12 +30,13 @@ func symbolNames(t *testing.T, path string) []string {
 		if err != nil {
 			t.Fatal(err)
 		}
-		for _, s := range list {
-			if strings.HasPrefix(s.name, "_") || strings.HasSuffix(s.name, "@plt") || seen[s.name] {
+		for i := range list {
+			n := list[i].printName()
+			if strings.HasPrefix(n, "_") || strings.HasSuffix(n, "@plt") || seen[n] {
 				continue
 			}
-			seen[s.name] = true
-			names = append(names, s.name)
+			seen[n] = true
+			names = append(names, n)
 		}
 	}
 	sort.Strings(names)

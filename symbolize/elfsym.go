@@ -75,6 +75,7 @@ func readELFSymbols(syms, runt *elfsafe.File, dem demangler, dynamic bool) ([]sy
 		return nil, err
 	}
 	var out []symbol
+	lazy := &dem
 	for i := range list {
 		s := &list[i]
 		typ := elf.ST_TYPE(s.Info)
@@ -107,7 +108,8 @@ func readELFSymbols(syms, runt *elfsafe.File, dem demangler, dynamic bool) ([]sy
 		out = append(out, symbol{
 			start: addr,
 			end:   addr + s.Size,
-			name:  dem.demangle(s.Name),
+			name:  s.Name,
+			dem:   lazyDemangler(lazy, s.Name),
 			bind:  elf.ST_BIND(s.Info),
 			ifunc: typ == elf.STT_GNU_IFUNC,
 		})

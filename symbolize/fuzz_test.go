@@ -45,7 +45,7 @@ func readELF(b []byte) elfRead {
 	if err == nil {
 		for i := range tab.syms {
 			tab.find(tab.syms[i].start)
-			r.names = append(r.names, tab.syms[i].name)
+			r.names = append(r.names, tab.syms[i].fullName())
 		}
 	}
 	r.err = err

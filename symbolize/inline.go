@@ -29,6 +29,7 @@ type inlineInfo struct {
 	cache map[uint64][]string
 	units map[dwarf.Offset][]dwarfFunc // functions by compilation unit
 	loads []elf.ProgHeader             // PT_LOAD segments with file contents
+	cus   *cuIndex                     // units by pc, read on the first lookup
 }
 
 // vaddr converts a file offset (a frame's MapAddr) to the virtual address
@@ -133,7 +134,7 @@ func (in *inlineInfo) names(pc uint64) (out []string) {
 		in.cache[pc] = out
 	}()
 	r := in.d.Reader()
-	cu, err := r.SeekPC(pc)
+	cu, err := in.seekPC(r, pc)
 	if err != nil || cu == nil || !cu.Children {
 		return nil
 	}

@@ -194,7 +194,7 @@ func ifuncName(f *elfsafe.File, tab *symtab, irelative bool, addend uint64) (str
 	if i < 0 || tab.syms[i].start != addr || !tab.syms[i].ifunc {
 		return "", false
 	}
-	return tab.syms[i].name, true
+	return tab.syms[i].fullName(), true
 }
 
 // pltGotSymbols returns one symbol per .plt.got entry of an x86 f

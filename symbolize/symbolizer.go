@@ -686,7 +686,7 @@ func (s *Symbolizer) resolveAddrSlow(f *Frame, addr uint64, mode decode.CPUMode,
 		s.count(d, false, period)
 		return d, false
 	}
-	f.Symbol, f.Offset = sym.name, f.MapAddr-sym.start
+	f.Symbol, f.Offset = sym.printName(), f.MapAddr-sym.start
 	s.count(d, true, period)
 	return d, true
 }

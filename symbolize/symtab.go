@@ -18,6 +18,8 @@ type symbol struct {
 	// ifunc: an STT_GNU_IFUNC symbol, or the one kept of a group of
 	// aliases holding one (perf's ifunc_alias); for PLT slot names.
 	ifunc bool
+	// dem, if set, demangles name, which is still mangled ([symbol.printName]).
+	dem *demangler
 }
 
 // symtab is a DSO's symbols sorted by start, after perf's fixups.
@@ -141,17 +143,18 @@ func chooseBest(a, b *symbol) bool {
 	if gb && !ga {
 		return false
 	}
-	ua, ub := leadingUnderscores(a.name), leadingUnderscores(b.name)
+	an, bn := a.fullName(), b.fullName()
+	ua, ub := leadingUnderscores(an), leadingUnderscores(bn)
 	if ub > ua {
 		return true
 	}
 	if ua > ub {
 		return false
 	}
-	if len(a.name) != len(b.name) {
-		return len(a.name) > len(b.name)
+	if len(an) != len(bn) {
+		return len(an) > len(bn)
 	}
-	return !strings.HasPrefix(a.name, "SyS") && !strings.HasPrefix(a.name, "compat_SyS")
+	return !strings.HasPrefix(an, "SyS") && !strings.HasPrefix(an, "compat_SyS")
 }
 
 func leadingUnderscores(s string) int {

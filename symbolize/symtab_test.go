@@ -18,10 +18,10 @@ func TestSymtabTreeLookup(t *testing.T) {
 	// a, f [0x100, 0x200) with a label L at 0x150 inside, z: in order
 	// a, f, L the middle one, f, becomes the root; L and z first leave
 	// L at the root.
-	a := symbol{0x50, 0x60, "a", g, false}
-	f := symbol{0x100, 0x200, "f", g, false}
-	l := symbol{0x150, 0x150, "L", g, false}
-	z := symbol{0x300, 0x310, "z", g, false}
+	a := symbol{0x50, 0x60, "a", g, false, nil}
+	f := symbol{0x100, 0x200, "f", g, false, nil}
+	l := symbol{0x150, 0x150, "L", g, false, nil}
+	z := symbol{0x300, 0x310, "z", g, false, nil}
 	type lookup struct {
 		addr uint64
 		want string // "" for none
@@ -54,8 +54,8 @@ func TestSymtabTreeLookup(t *testing.T) {
 			// inserting a, b, c, e alone would find c.
 			name: "erased duplicate reshapes the tree",
 			elf: []symbol{
-				{0x100, 0x180, "a", g, false}, {0x180, 0x180, "b", g, false}, {0x200, 0x240, "c", g, false},
-				{0x1c0, 0x1c0, "d", g, false}, {0x1c0, 0x2c0, "e", g, false},
+				{0x100, 0x180, "a", g, false, nil}, {0x180, 0x180, "b", g, false, nil}, {0x200, 0x240, "c", g, false, nil},
+				{0x1c0, 0x1c0, "d", g, false, nil}, {0x1c0, 0x2c0, "e", g, false, nil},
 			},
 			lookups: []lookup{{0x1c0, "e"}, {0x200, "e"}, {0x23f, "e"}, {0x240, "e"}, {0x190, "b"}},
 		},
@@ -63,7 +63,7 @@ func TestSymtabTreeLookup(t *testing.T) {
 			// A JIT map listing one address twice: the first line is the
 			// root and is found first.
 			name:    "perf map: first of two at one address",
-			perfMap: []symbol{{0x100, 0x140, "old", g, false}, {0x100, 0x120, "new", g, false}},
+			perfMap: []symbol{{0x100, 0x140, "old", g, false, nil}, {0x100, 0x120, "new", g, false, nil}},
 			lookups: []lookup{{0x100, "old"}, {0x110, "old"}, {0x130, "old"}, {0x140, ""}},
 		},
 		{
@@ -114,7 +114,7 @@ func TestSymtabTreeLookup(t *testing.T) {
 // overlap (after the fixups) need no tree, and the binary search answers.
 func TestSymtabNoOverlapNoTree(t *testing.T) {
 	g := elf.STB_GLOBAL
-	in := []symbol{{0x200, 0x200, "b", g, false}, {0x100, 0x100, "a", g, false}, {0x100, 0x180, "a2", g, false}, {0x300, 0x340, "c", g, false}}
+	in := []symbol{{0x200, 0x200, "b", g, false, nil}, {0x100, 0x100, "a", g, false, nil}, {0x100, 0x180, "a2", g, false, nil}, {0x300, 0x340, "c", g, false, nil}}
 	tab := symtab{syms: append([]symbol(nil), in...)}
 	tab.fixup(false)
 	tab.shape(func() []loadStep {
@@ -170,7 +170,7 @@ func TestChooseBestSyS(t *testing.T) {
 		{"sys_read", "SyS_read", true},
 	}
 	for _, tt := range tests {
-		a, b := symbol{0x10, 0x20, tt.a, g, false}, symbol{0x10, 0x20, tt.b, g, false}
+		a, b := symbol{0x10, 0x20, tt.a, g, false, nil}, symbol{0x10, 0x20, tt.b, g, false, nil}
 		if have := chooseBest(&a, &b); have != tt.want {
 			t.Errorf("chooseBest(%s, %s) = %v, want %v", tt.a, tt.b, have, tt.want)
 		}
@@ -199,8 +199,8 @@ func TestSortStable(t *testing.T) {
 // are merged by start, after the symbols that share their start.
 func TestSymtabAdd(t *testing.T) {
 	g := elf.STB_GLOBAL
-	tab := symtab{syms: []symbol{{0x10, 0x20, "a", g, false}, {0x30, 0x40, "c", g, false}}}
-	tab.add([]symbol{{0x30, 0x38, "p2", g, false}, {0x20, 0x28, "p1", g, false}, {0x50, 0x58, "p3", g, false}})
+	tab := symtab{syms: []symbol{{0x10, 0x20, "a", g, false, nil}, {0x30, 0x40, "c", g, false, nil}}}
+	tab.add([]symbol{{0x30, 0x38, "p2", g, false, nil}, {0x20, 0x28, "p1", g, false, nil}, {0x50, 0x58, "p3", g, false, nil}})
 	var have []string
 	for _, s := range tab.syms {
 		have = append(have, s.name)

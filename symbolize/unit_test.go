@@ -23,54 +23,54 @@ func TestSymtabFixup(t *testing.T) {
 	}{
 		{
 			name: "zero size extends to next",
-			in:   []symbol{{0x10, 0x10, "a", g, false}, {0x20, 0x28, "b", g, false}},
-			want: []symbol{{0x10, 0x20, "a", g, false}, {0x20, 0x28, "b", g, false}},
+			in:   []symbol{{0x10, 0x10, "a", g, false, nil}, {0x20, 0x28, "b", g, false, nil}},
+			want: []symbol{{0x10, 0x20, "a", g, false, nil}, {0x20, 0x28, "b", g, false, nil}},
 		},
 		{
 			name: "last zero size ends a page later",
-			in:   []symbol{{0x1010, 0x1010, "a", g, false}},
-			want: []symbol{{0x1010, 0x3000, "a", g, false}},
+			in:   []symbol{{0x1010, 0x1010, "a", g, false, nil}},
+			want: []symbol{{0x1010, 0x3000, "a", g, false, nil}},
 		},
 		{
 			name: "sized symbols keep their end",
-			in:   []symbol{{0x10, 0x14, "a", g, false}, {0x20, 0x28, "b", g, false}},
-			want: []symbol{{0x10, 0x14, "a", g, false}, {0x20, 0x28, "b", g, false}},
+			in:   []symbol{{0x10, 0x14, "a", g, false, nil}, {0x20, 0x28, "b", g, false, nil}},
+			want: []symbol{{0x10, 0x14, "a", g, false, nil}, {0x20, 0x28, "b", g, false, nil}},
 		},
 		{
 			name: "unsorted input",
-			in:   []symbol{{0x20, 0x28, "b", g, false}, {0x10, 0x18, "a", g, false}},
-			want: []symbol{{0x10, 0x18, "a", g, false}, {0x20, 0x28, "b", g, false}},
+			in:   []symbol{{0x20, 0x28, "b", g, false, nil}, {0x10, 0x18, "a", g, false, nil}},
+			want: []symbol{{0x10, 0x18, "a", g, false, nil}, {0x20, 0x28, "b", g, false, nil}},
 		},
 		{
 			name: "alias: sized beats zero size",
-			in:   []symbol{{0x10, 0x10, "zero", g, false}, {0x10, 0x18, "sized", l, false}, {0x20, 0x28, "b", g, false}},
-			want: []symbol{{0x10, 0x18, "sized", l, false}, {0x20, 0x28, "b", g, false}},
+			in:   []symbol{{0x10, 0x10, "zero", g, false, nil}, {0x10, 0x18, "sized", l, false, nil}, {0x20, 0x28, "b", g, false, nil}},
+			want: []symbol{{0x10, 0x18, "sized", l, false, nil}, {0x20, 0x28, "b", g, false, nil}},
 		},
 		{
 			name: "alias: global beats weak beats local",
-			in:   []symbol{{0x10, 0x18, "loc", l, false}, {0x10, 0x18, "wk", w, false}, {0x10, 0x18, "glob", g, false}},
-			want: []symbol{{0x10, 0x18, "glob", g, false}},
+			in:   []symbol{{0x10, 0x18, "loc", l, false, nil}, {0x10, 0x18, "wk", w, false, nil}, {0x10, 0x18, "glob", g, false, nil}},
+			want: []symbol{{0x10, 0x18, "glob", g, false, nil}},
 		},
 		{
 			name: "alias: non-weak local beats weak",
-			in:   []symbol{{0x10, 0x18, "wk", w, false}, {0x10, 0x18, "loc", l, false}},
-			want: []symbol{{0x10, 0x18, "loc", l, false}},
+			in:   []symbol{{0x10, 0x18, "wk", w, false, nil}, {0x10, 0x18, "loc", l, false, nil}},
+			want: []symbol{{0x10, 0x18, "loc", l, false, nil}},
 		},
 		{
 			name: "alias: fewer underscores",
-			in:   []symbol{{0x10, 0x18, "__x", g, false}, {0x10, 0x18, "_y", g, false}},
-			want: []symbol{{0x10, 0x18, "_y", g, false}},
+			in:   []symbol{{0x10, 0x18, "__x", g, false, nil}, {0x10, 0x18, "_y", g, false, nil}},
+			want: []symbol{{0x10, 0x18, "_y", g, false, nil}},
 		},
 		{
 			name: "alias: longer name, first on ties",
-			in:   []symbol{{0x10, 0x18, "ab", g, false}, {0x10, 0x18, "abc", g, false}, {0x10, 0x18, "xyz", g, false}},
-			want: []symbol{{0x10, 0x18, "abc", g, false}},
+			in:   []symbol{{0x10, 0x18, "ab", g, false, nil}, {0x10, 0x18, "abc", g, false, nil}, {0x10, 0x18, "xyz", g, false, nil}},
+			want: []symbol{{0x10, 0x18, "abc", g, false, nil}},
 		},
 		{
 			name:     "kallsyms: kernel symbol before a module ends a page later",
 			kallsyms: true,
-			in:       []symbol{{0x1010, 0x1010, "k", g, false}, {0x9000, 0x9000, "m\t[mod]", l, false}},
-			want:     []symbol{{0x1010, 0x3000, "k", g, false}, {0x9000, 0xa000, "m\t[mod]", l, false}},
+			in:       []symbol{{0x1010, 0x1010, "k", g, false, nil}, {0x9000, 0x9000, "m\t[mod]", l, false, nil}},
+			want:     []symbol{{0x1010, 0x3000, "k", g, false, nil}, {0x9000, 0xa000, "m\t[mod]", l, false, nil}},
 		},
 	}
 	for _, tt := range tests {
@@ -85,7 +85,7 @@ func TestSymtabFixup(t *testing.T) {
 }
 
 func TestSymtabFind(t *testing.T) {
-	tab := symtab{syms: []symbol{{0x10, 0x18, "a", 0, false}, {0x20, 0x20, "zero", 0, false}, {0x30, 0x40, "c", 0, false}}}
+	tab := symtab{syms: []symbol{{0x10, 0x18, "a", 0, false, nil}, {0x20, 0x20, "zero", 0, false, nil}, {0x30, 0x40, "c", 0, false, nil}}}
 	tests := []struct {
 		addr uint64
 		want int

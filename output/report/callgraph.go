@@ -152,6 +152,10 @@ type chainNode struct {
 
 	// sorted are the children to print, heaviest first, after pruning.
 	sorted []*chainNode
+
+	// probe is the root's search key for its tree's child lookups, kept
+	// so that adding a chain allocates nothing when its nodes exist.
+	probe *chainNode
 }
 
 func (n *chainNode) cumulHits() uint64   { return n.hit + n.childrenHit }
@@ -163,18 +167,24 @@ func (root *chainNode) appendChain(chain []chainEntry, period uint64) {
 	if len(chain) == 0 {
 		return
 	}
-	root.appendChildren(chain, period)
+	if root.probe == nil {
+		root.probe = &chainNode{}
+	}
+	root.appendChildren(chain, period, root.probe)
 }
 
 // appendChildren finds the child whose first entry matches chain[0] and
 // continues there, or adds a new child (perf's append_chain_children).
-func (n *chainNode) appendChildren(chain []chainEntry, period uint64) {
-	probe := &chainNode{val: chain}
-	c, added := n.children.FindOrInsert(probe, childOrder, func() *chainNode {
-		return &chainNode{parent: n, val: append([]chainEntry(nil), chain...), hit: period, count: 1}
-	})
-	if !added {
-		n.children.Value(c).appendHere(chain, period)
+func (n *chainNode) appendChildren(chain []chainEntry, period uint64, probe *chainNode) {
+	// The walk finds the same node, or the same place for a new one, as
+	// FindOrInsert would, without a closure or a key to allocate.
+	probe.val = chain
+	c := n.children.Find(probe, childOrder)
+	probe.val = nil
+	if c >= 0 {
+		n.children.Value(c).appendHere(chain, period, probe)
+	} else {
+		n.children.FindOrInsert(&chainNode{parent: n, val: append([]chainEntry(nil), chain...), hit: period, count: 1}, childOrder, nil)
 	}
 	n.childrenHit += period
 	n.childrenCount++
@@ -188,7 +198,7 @@ func childOrder(a, b *chainNode) int {
 }
 
 // appendHere continues a chain whose first entry matches n.val[0].
-func (n *chainNode) appendHere(chain []chainEntry, period uint64) {
+func (n *chainNode) appendHere(chain []chainEntry, period uint64, probe *chainNode) {
 	m := 0
 	for m < len(n.val) && m < len(chain) && compareEntries(&n.val[m], &chain[m]) == 0 {
 		m++
@@ -200,7 +210,7 @@ func (n *chainNode) appendHere(chain []chainEntry, period uint64) {
 		n.hit += period
 		n.count++
 	default:
-		n.appendChildren(chain[m:], period)
+		n.appendChildren(chain[m:], period, probe)
 	}
 }
 
