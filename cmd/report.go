@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -14,6 +16,7 @@ import (
 	"github.com/perfstitch/perfstitch/output"
 	"github.com/perfstitch/perfstitch/output/report"
 	"github.com/perfstitch/perfstitch/session"
+	"github.com/perfstitch/perfstitch/symbolize"
 )
 
 // ReportOptions are the options of perfstitch report.
@@ -35,6 +38,20 @@ type ReportOptions struct {
 	// CallGraphSet says -g was given (and not "none"): then, as in perf,
 	// a recording without callchains is an error.
 	CallGraphSet bool
+
+	// IPC adds perf's IPC column (a --sort value naming "symbol").
+	IPC bool
+	// ShowNrSamples, ShowTotalPeriod: -n, --show-total-period.
+	ShowNrSamples, ShowTotalPeriod bool
+	// FullSourcePath: --full-source-path; Nanoseconds: --ns.
+	FullSourcePath, Nanoseconds bool
+	// Parent is -p's pattern (nil: perf's default); ExcludeOther is -x.
+	Parent       *regexp.Regexp
+	ExcludeOther bool
+	// HideUnresolved is -U.
+	HideUnresolved bool
+	// Quiet is -q: no header comments.
+	Quiet bool
 }
 
 // NewCmdReport builds the report command; runF replaces the run function in tests.
@@ -50,6 +67,8 @@ func NewCmdReport(f *Factory, runF func(*ReportOptions) error) *cobra.Command {
 		inverted  bool
 		stdio     bool
 		pctLimit  string
+		parent    string
+		pctMode   string
 	)
 	cmd := &cobra.Command{
 		Use:   "report [flags] [perf.data]",
@@ -75,6 +94,21 @@ graphs as data.`,
 				return FlagErrorf("--sort: %w", err)
 			}
 			opts.Sort = keys
+			opts.IPC = c.Flags().Changed("sort") && report.IPCColumn(sortKeys)
+			if c.Flags().Changed("parent") {
+				re, err := regexp.Compile(parent)
+				if err != nil {
+					return FlagErrorf("--parent: %w", err)
+				}
+				opts.Parent = re
+				// perf sorts by the parent too when -p is given.
+				if !slices.Contains(opts.Sort, report.SortParent) {
+					opts.Sort = append(opts.Sort, report.SortParent)
+				}
+			}
+			if pctMode != "absolute" {
+				return FlagErrorf("--percentage: %q is not supported (only absolute, perf's default)", pctMode)
+			}
 			if err := parseCallGraph(callGraph, opts); err != nil {
 				return FlagErrorf("--call-graph: %w", err)
 			}
@@ -110,19 +144,43 @@ graphs as data.`,
 	enumFlag(cmd, "format", table.FormatNames())
 	fs.BoolVar(&stdio, "stdio", false, "same as --format perf")
 	fs.VarP(&opts.Common.Filter.DSOs, "dsos", "d", "only show samples in these DSOs (short or full names, comma-separated)")
-	fs.StringVarP(&sortKeys, "sort", "s", "comm,dso,sym", "sort keys, comma-separated: comm, pid, dso, sym")
+	fs.StringVarP(&sortKeys, "sort", "s", "comm,dso,sym", "sort keys by perf's names (or their prefixes), comma-separated: comm, pid, dso, symbol, parent, cpu, srcline, srcfile, symbol_size, dso_size, time, sample, period")
 	fs.BoolVar(&opts.Children, "children", true, "accumulate callees' weight into their callers (needs callchains)")
 	fs.Var(negatedBool{&opts.Children}, "no-children", "show self weight only")
 	fs.Lookup("no-children").NoOptDefVal = "true"
 	fs.StringVarP(&callGraph, "call-graph", "g", "graph,0.5", "call graphs as `mode[,threshold[,order]]`: mode graph, fractal, flat, folded or none; threshold in percent; order caller or callee")
 	fs.BoolVarP(&inverted, "inverted", "G", false, "print call graphs in caller order")
 	fs.StringVar(&pctLimit, "percent-limit", "", "hide rows (and call-graph branches) below this `percent`")
+	fs.BoolVarP(&opts.ShowNrSamples, "show-nr-samples", "n", false, "add a Samples column")
+	fs.BoolVar(&opts.ShowTotalPeriod, "show-total-period", false, "add a Period column")
+	fs.BoolVar(&opts.FullSourcePath, "full-source-path", false, "print source files (srcline, srcfile) with their full path")
+	fs.BoolVar(&opts.Nanoseconds, "ns", false, "print times (--sort time) with nanoseconds")
+	fs.StringVarP(&parent, "parent", "p", "", "parent symbol `regex` (adds the parent sort key; perf's default ^sys_|^do_page_fault)")
+	fs.BoolVarP(&opts.ExcludeOther, "exclude-other", "x", false, "only show rows with a parent symbol")
+	fs.BoolVarP(&opts.HideUnresolved, "hide-unresolved", "U", false, "hide samples whose address has no symbol")
+	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "leave out the header comments")
+	fs.StringVar(&pctMode, "percentage", "absolute", "percentages of the total (absolute)")
 	return cmd
 }
 
-// parseCallGraph parses perf's -g value: mode[,threshold[,order]] (the
-// parts may also come alone: "caller", "0.5").
+// mapSize returns the dso_size of a frame: the length of the mapping it
+// lies in.
+func mapSize(sym *symbolize.Symbolizer) func(f *symbolize.Frame, pid int32) uint64 {
+	return func(f *symbolize.Frame, pid int32) uint64 {
+		m, ok := sym.MappingAt(pid, f.Addr, f.Kernel)
+		if !ok {
+			return 0
+		}
+		return m.Limit - m.Start
+	}
+}
+
+// parseCallGraph parses perf's -g value as perf's
+// parse_callchain_report_opt does: mode, order, sort key, value and
+// branch words and one or two numbers (threshold, then print limit), in
+// any order.
 func parseCallGraph(s string, opts *ReportOptions) error {
+	numbers := 0
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		switch part {
@@ -134,8 +192,16 @@ func parseCallGraph(s string, opts *ReportOptions) error {
 		case "callee":
 			opts.Order = report.OrderCallee
 			continue
+		case "function", "percent", "nobranch":
+			continue // perf's defaults
+		case "address", "period", "count", "branch":
+			return fmt.Errorf("%q is not supported (only function and percent, perf's defaults)", part)
 		}
 		if v, err := strconv.ParseFloat(part, 64); err == nil {
+			numbers++
+			if numbers == 2 {
+				return fmt.Errorf("print limit %q is not supported", part)
+			}
 			if v < 0 || v > 100 {
 				return fmt.Errorf("threshold %v out of range", v)
 			}
@@ -181,6 +247,19 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		// perf's pipe-mode quirk only where perf's text is wanted.
 		Pipe:   p.File().Header.Pipe && format == table.Perf,
 		Compat: opts.Common.dialect(),
+
+		SourceLine:      p.Symbolizer().SourceLine,
+		SymbolSize:      p.Symbolizer().SymbolSize,
+		MapSize:         mapSize(p.Symbolizer()),
+		FullSourcePath:  opts.FullSourcePath,
+		Nanoseconds:     opts.Nanoseconds,
+		IPC:             opts.IPC,
+		ShowNrSamples:   opts.ShowNrSamples,
+		ShowTotalPeriod: opts.ShowTotalPeriod,
+		Parent:          opts.Parent,
+		ExcludeOther:    opts.ExcludeOther,
+		HideUnresolved:  opts.HideUnresolved,
+		Quiet:           opts.Quiet,
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.

@@ -1,6 +1,9 @@
 package symbolize
 
-import "debug/dwarf"
+import (
+	"debug/dwarf"
+	"path"
+)
 
 // SourceLine returns the source file and line of a resolved user frame,
 // from the DWARF line table of the file its DSO's symbols came from (the
@@ -21,7 +24,8 @@ func (s *Symbolizer) SourceLine(f *Frame, caller bool) (file string, line int) {
 	if in == nil {
 		return "", 0
 	}
-	pc := f.MapAddr
+	// MapAddr is a file offset; the line table speaks virtual addresses.
+	pc := in.vaddr(f.MapAddr)
 	if caller && pc > 0 {
 		pc--
 	}
@@ -47,5 +51,31 @@ func (in *inlineInfo) sourceLine(pc uint64) (file string, line int) {
 	if err := lr.SeekPC(pc, &le); err != nil || le.File == nil {
 		return "", 0
 	}
-	return le.File.Name, le.Line
+	name := le.File.Name
+	if !path.IsAbs(name) {
+		// A name relative to the compilation directory, as addr2line
+		// prints it: joined with DW_AT_comp_dir.
+		if dir, ok := cu.Val(dwarf.AttrCompDir).(string); ok && dir != "" {
+			name = path.Join(dir, name)
+		}
+	}
+	return name, le.Line
+}
+
+// SymbolSize returns the size of the symbol a resolved frame lies in, as
+// perf's symbol_size sort key prints it (end - start after perf's fixups
+// of zero-size symbols); false for an unresolved or inlined frame.
+func (s *Symbolizer) SymbolSize(f *Frame) (uint64, bool) {
+	if f == nil || f.Reason != Resolved || f.Symbol == "" || f.Inlined {
+		return 0, false
+	}
+	d := s.dsos[f.DSO]
+	if d == nil || !d.loaded {
+		return 0, false
+	}
+	sym := d.lookup(f.MapAddr)
+	if sym == nil {
+		return 0, false
+	}
+	return sym.end - sym.start, true
 }

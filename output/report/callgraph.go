@@ -76,12 +76,13 @@ const (
 // chainEntry is one frame of a callchain as the tree compares and prints
 // it (perf's callchain_list).
 type chainEntry struct {
-	name     string // symbol name; "" if unresolved
-	ip       uint64 // absolute address as recorded
-	dsoRank  int    // stands in for perf's dso pointer order; -1 no map
-	start    uint64 // symbol start within its DSO, if resolved
-	dso      string // short DSO name, "" without a map
-	kernel   bool   // in the kernel address space
+	name    string // symbol name; "" if unresolved
+	ip      uint64 // absolute address as recorded
+	dsoRank int    // stands in for perf's dso pointer order; -1 no map
+	start   uint64 // symbol start within its DSO, if resolved
+	dso     string // short DSO name, "" without a map
+	kernel  bool   // in the kernel address space
+	keyInfo
 	inlined  bool
 	resolved bool
 }

@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -31,7 +32,8 @@ const (
 	SortSym                 // symbol, or address when unresolved
 )
 
-var sortKeyNames = [...]string{"comm", "pid", "dso", "sym"}
+var sortKeyNames = [...]string{"comm", "pid", "dso", "sym", "parent", "cpu", "srcline", "srcfile",
+	"symbol_size", "dso_size", "time", "sample", "period"}
 
 // String returns the key's name.
 func (k SortKey) String() string {
@@ -44,22 +46,21 @@ func (k SortKey) String() string {
 // DefaultSortKeys is perf report's default sort order, comm,dso,sym.
 func DefaultSortKeys() []SortKey { return []SortKey{SortComm, SortDSO, SortSym} }
 
-// ParseSortKeys parses a comma-separated list of sort keys.
+// ParseSortKeys parses a comma-separated list of sort keys by perf's
+// names: any prefix of a name, case-insensitively, as perf takes it
+// ("sym" for symbol, "srcl" for srcline).
 func ParseSortKeys(s string) ([]SortKey, error) {
 	var keys []SortKey
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
-		found := false
-		for i, n := range sortKeyNames {
-			if f == n {
-				keys = append(keys, SortKey(i))
-				found = true
-				break
-			}
+		if f == "" {
+			continue
 		}
-		if !found {
-			return nil, fmt.Errorf("unknown sort key %q (want comm, pid, dso or sym)", f)
+		k, err := lookupSortKey(f)
+		if err != nil {
+			return nil, err
 		}
+		keys = append(keys, k)
 	}
 	if len(keys) == 0 {
 		return nil, fmt.Errorf("empty sort key list")
@@ -108,6 +109,38 @@ type Options struct {
 	// Compat is the perf release whose report is printed (--compat); the
 	// zero value means [compat.Default].
 	Compat compat.Dialect
+
+	// SourceLine returns the source file and line of a frame
+	// ([symbolize.Symbolizer.SourceLine]), for the srcline and srcfile
+	// keys; nil gives sym+offset for every resolved address.
+	SourceLine func(f *symbolize.Frame, caller bool) (file string, line int)
+	// SymbolSize returns the size of a frame's symbol (symbol_size).
+	SymbolSize func(f *symbolize.Frame) (uint64, bool)
+	// MapSize returns the size of the mapping a frame of process pid
+	// lies in (dso_size).
+	MapSize func(f *symbolize.Frame, pid int32) uint64
+	// FullSourcePath prints source files with their path
+	// (--full-source-path), not their base name.
+	FullSourcePath bool
+	// Nanoseconds prints times with nanoseconds (--ns).
+	Nanoseconds bool
+	// IPC adds perf's IPC column ([IPCColumn]).
+	IPC bool
+	// ShowNrSamples and ShowTotalPeriod add the Samples and Period
+	// columns (-n, --show-total-period).
+	ShowNrSamples, ShowTotalPeriod bool
+	// Parent matches the names of parent symbols (-p; perf's default
+	// "^sys_|^do_page_fault" if nil and the parent key is used).
+	Parent *regexp.Regexp
+	// ExcludeOther hides rows without a parent symbol (-x).
+	ExcludeOther bool
+	// HideUnresolved hides samples whose address has no symbol (-U);
+	// they still count in the totals.
+	HideUnresolved bool
+	// FieldSep separates the columns instead of padding (-t); "" pads.
+	FieldSep string
+	// Quiet leaves out the header comments (-q).
+	Quiet bool
 }
 
 // Report aggregates samples into perf report's histogram: one section per
@@ -155,6 +188,10 @@ type histEntry struct {
 	resolved bool
 	inlined  bool
 	level    byte // 'k' kernel, '.' user, ...
+	cpu      int32
+	time     uint64 // sample time, cut to the time quantum
+	parent   string // parent symbol, "" for none
+	keyInfo
 	// hidden: created by a sample a thread filter hides (AddHidden); not
 	// shown, though it takes part in the ordering as in perf.
 	hidden bool
@@ -239,8 +276,11 @@ func levelOf(s *decode.Sample) byte {
 	return '.'
 }
 
-func (r *Report) entryOf(f *symbolize.Frame) chainEntry {
+func (r *Report) entryOf(f *symbolize.Frame, pid int32, caller, info bool) chainEntry {
 	e := chainEntry{ip: f.Addr, dsoRank: -1, kernel: f.Kernel}
+	if info {
+		e.keyInfo = r.keyInfoOf(f, pid, caller)
+	}
 	if f.Reason != symbolize.NoMap {
 		e.dso = f.DSOShort
 		e.dsoRank = r.rank(f.DSO)
@@ -280,11 +320,23 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 
 	// The callchain cursor: leaf first, then reversed for caller order.
 	r.cursor = r.cursor[:0]
+	info := r.needsKeyInfo() && r.opts.Children
+	parent := ""
 	for i := range ev.Frames {
-		if ev.Frames[i].Cookie {
+		f := &ev.Frames[i]
+		if f.Cookie {
 			continue
 		}
-		r.cursor = append(r.cursor, r.entryOf(&ev.Frames[i]))
+		if parent == "" && r.wantParent() && f.Reason == symbolize.Resolved && f.Symbol != "" && r.parentRE().MatchString(f.Symbol) {
+			parent = f.Symbol
+		}
+		r.cursor = append(r.cursor, r.entryOf(f, s.PID, false, info))
+	}
+	if r.opts.ExcludeOther && parent == "" && r.wantParent() {
+		hidden = true
+	}
+	if r.opts.HideUnresolved && (ev.IP.Reason != symbolize.Resolved || ev.IP.Symbol == "") {
+		hidden = true
 	}
 	if r.callerOrder() {
 		for i, j := 0, len(r.cursor)-1; i < j; i, j = i+1, j-1 {
@@ -294,7 +346,11 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 
 	// The sampled IP: map-relative address, the sample's cpumode.
 	self := &r.tmpl
-	*self = histEntry{comm: ev.Comm, tid: s.TID, ip: ev.IP.MapAddr, level: levelOf(s), hidden: hidden}
+	*self = histEntry{comm: ev.Comm, tid: s.TID, ip: ev.IP.MapAddr, level: levelOf(s), hidden: hidden,
+		cpu: r.cpuOf(s), time: r.timeOf(s), parent: parent}
+	if r.needsKeyInfo() {
+		self.keyInfo = r.keyInfoOf(&ev.IP, s.PID, false)
+	}
 	if ev.IP.Reason != symbolize.NoMap {
 		self.dso = ev.IP.DSOShort
 	}
@@ -324,7 +380,8 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 	for i := range r.cursor {
 		c := &r.cursor[i]
 		tmpl := &r.tmpl
-		*tmpl = histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: c.dso, level: level, hidden: hidden}
+		*tmpl = histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: c.dso, level: level, hidden: hidden,
+			cpu: self.cpu, time: self.time, parent: parent, keyInfo: c.keyInfo}
 		if c.resolved || c.dsoRank >= 0 {
 			// fill_callchain_info: the node's maps decide the level;
 			// nodes without a map keep the one before.
@@ -465,6 +522,12 @@ func compareKeys(a, b *histEntry, keys []SortKey, output bool) int {
 				c = sortSym(a, b)
 			} else {
 				c = compareSym(a, b)
+			}
+		default:
+			if output {
+				c = sortExtra(a, b, k)
+			} else {
+				c, _ = compareExtra(a, b, k)
 			}
 		}
 		if c != 0 {

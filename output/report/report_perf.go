@@ -64,6 +64,12 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 	} else {
 		cols = append(cols, column{header: "Overhead", width: 8, right: true, text: pct(func(he *histEntry) uint64 { return he.self })})
 	}
+	if r.opts.ShowNrSamples {
+		cols = append(cols, samplesColumn())
+	}
+	if r.opts.ShowTotalPeriod {
+		cols = append(cols, periodColumn())
+	}
 	commW, pidW, dsoW, symW := len("Command"), len(pidHeader), len("Shared Object"), len("Symbol")
 	unresolved := false
 	for _, he := range rows {
@@ -103,7 +109,12 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 			cols = append(cols, column{header: "Shared Object", width: dsoW, pad: true, text: (*histEntry).dsoText})
 		case SortSym:
 			cols = append(cols, column{header: "Symbol", width: symW, text: (*histEntry).symText})
+		default:
+			cols = append(cols, r.extraColumn(k, rows))
 		}
+	}
+	if r.opts.IPC {
+		cols = append(cols, column{header: "IPC   [IPC Coverage]", width: 20, pad: true, text: func(*histEntry) string { return "-      -" }})
 	}
 	return cols
 }
@@ -164,13 +175,18 @@ func padRight(s string, w int) string {
 // WritePerf prints the report as perf report --stdio prints it.
 func (r *Report) WritePerf(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.WriteString("# To display the perf.data header info, please use --header/--header-only options.\n#\n")
+	// -q: perf leaves out every comment line, the column headers included.
+	out := bw
+	if r.opts.Quiet {
+		out = bufio.NewWriter(io.Discard)
+	}
+	out.WriteString("# To display the perf.data header info, please use --header/--header-only options.\n#\n")
 	for _, k := range r.opts.Sort {
 		if r.filterNamesOne(k) {
-			bw.WriteString("# " + elideNames[k] + ": " + r.opts.Only[k] + "\n")
+			out.WriteString("# " + elideNames[k] + ": " + r.opts.Only[k] + "\n")
 		}
 	}
-	bw.WriteString("#\n# Total Lost Samples: " + strconv.FormatUint(r.LostSamples, 10) + "\n#\n")
+	out.WriteString("#\n# Total Lost Samples: " + strconv.FormatUint(r.LostSamples, 10) + "\n#\n")
 	for _, s := range r.sections {
 		if s.nrSamples == 0 {
 			continue
@@ -182,20 +198,29 @@ func (r *Report) WritePerf(w io.Writer) error {
 			r.writePerfGroup(bw, g)
 		default:
 			n, unit := convertUnit(s.nrSamples)
-			bw.WriteString("# Samples: " + strconv.FormatUint(n, 10) + string(unit))
-			bw.WriteString(" of event '" + s.name + "'\n")
-			bw.WriteString("# Event count (approx.): " + strconv.FormatUint(s.totalPeriod, 10) + "\n#\n")
+			out.WriteString("# Samples: " + strconv.FormatUint(n, 10) + string(unit))
+			out.WriteString(" of event '" + s.name + "'\n")
+			out.WriteString("# Event count (approx.): " + strconv.FormatUint(s.totalPeriod, 10) + "\n#\n")
 			rows := r.sortedEntries(s)
 			r.writeRows(bw, s, rows, r.columns(s, rows))
 		}
 		bw.WriteString("\n\n")
 	}
-	bw.WriteString("#\n# (" + perfTip + ")\n#\n")
+	out.WriteString("#\n# (" + perfTip + ")\n#\n")
 	return bw.Flush()
 }
 
 // writeRows prints the column headers, then each row and its call graph.
 func (r *Report) writeRows(bw *bufio.Writer, s *reportSection, rows []*histEntry, cols []column) {
+	r.writeHeaders(bw, cols)
+	r.writeBody(bw, s, rows, cols)
+}
+
+// writeHeaders prints the column headers (none with -q).
+func (r *Report) writeHeaders(bw *bufio.Writer, cols []column) {
+	if r.opts.Quiet {
+		return
+	}
 	bw.WriteString("# ")
 	for i, c := range cols {
 		if i > 0 {
@@ -215,7 +240,10 @@ func (r *Report) writeRows(bw *bufio.Writer, s *reportSection, rows []*histEntry
 		bw.WriteString(strings.Repeat(".", c.width))
 	}
 	bw.WriteString("\n#\n")
+}
 
+// writeBody prints each row and its call graph.
+func (r *Report) writeBody(bw *bufio.Writer, s *reportSection, rows []*histEntry, cols []column) {
 	gp := r.graphPrinter(bw, s)
 	for _, he := range rows {
 		if r.rowPercent(he, s.totalPeriod) < r.opts.PercentLimit {
