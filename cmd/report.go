@@ -52,6 +52,9 @@ type ReportOptions struct {
 	HideUnresolved bool
 	// Quiet is -q: no header comments.
 	Quiet bool
+	// FieldSep is -t; MaxStack is --max-stack.
+	FieldSep string
+	MaxStack int
 }
 
 // NewCmdReport builds the report command; runF replaces the run function in tests.
@@ -105,6 +108,12 @@ graphs as data.`,
 				if !slices.Contains(opts.Sort, report.SortParent) {
 					opts.Sort = append(opts.Sort, report.SortParent)
 				}
+			}
+			if opts.MaxStack < 1 {
+				return FlagErrorf("--max-stack must be at least 1, not %d", opts.MaxStack)
+			}
+			if len(opts.FieldSep) > 1 {
+				return FlagErrorf("--field-separator: perf uses one character, not %q", opts.FieldSep)
 			}
 			if pctMode != "absolute" {
 				return FlagErrorf("--percentage: %q is not supported (only absolute, perf's default)", pctMode)
@@ -160,6 +169,10 @@ graphs as data.`,
 	fs.BoolVarP(&opts.HideUnresolved, "hide-unresolved", "U", false, "hide samples whose address has no symbol")
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "leave out the header comments")
 	fs.StringVar(&pctMode, "percentage", "absolute", "percentages of the total (absolute)")
+	fs.StringVarP(&opts.FieldSep, "field-separator", "t", "", "separate columns with this `character` instead of padding")
+	fs.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "use at most this many callchain entries")
+	fs.Var(negatedBool{&opts.Common.NoInline}, "inline", "add inlined-function frames to DWARF-unwound callchains (the default; --no-inline drops them)")
+	fs.Lookup("inline").NoOptDefVal = "true"
 	return cmd
 }
 
@@ -222,6 +235,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 	p, err := openSession(ctx, &opts.Common, session.Options{
 		Show:        []decode.RecordType{decode.RecordTypeMmap, decode.RecordTypeMmap2, decode.RecordTypeLostSamples},
 		CountHidden: true,
+		Symbolize:   symbolize.Options{MaxStack: opts.MaxStack},
 	})
 	if err != nil {
 		return err
@@ -260,6 +274,8 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		ExcludeOther:    opts.ExcludeOther,
 		HideUnresolved:  opts.HideUnresolved,
 		Quiet:           opts.Quiet,
+		FieldSep:        opts.FieldSep,
+		MaxStack:        opts.MaxStack,
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.

@@ -75,6 +75,12 @@ type Dialect struct {
 	// no longer do for kernel nodes resolved by add_callchain_ip. Rows made
 	// by a sample's own IP keep the sample's cpumode level.
 	CumulativeUserLevel bool
+	// SrclineAtCreation computes a row's srcline and srcfile when the row
+	// is made (perf 7.3.4's sort__srcline_init), so every row widens their
+	// columns; perf 6.1 computed them when first compared or printed,
+	// and a row whose text was not yet known when it was placed in the
+	// output order did not count in the width (and may be cut to it).
+	SrclineAtCreation bool
 	// StatsNameWidth is the width of the record-type column of perf report
 	// --stats ("%16s" in perf 6.1, "%20s" in perf 7.3.4, where the name
 	// CALLCHAIN_DEFERRED needs 18: events_stats__fprintf in
@@ -96,7 +102,7 @@ var Perf73 = Dialect{
 	DemangleParams: true, PLTSlotNames: true, InlineAllChains: true,
 	VDSOOwnCopyOnly: true, UnwindEndsAtZero: true,
 	// perf report, --stats
-	CumulativeUserLevel: true, StatsNameWidth: 20, StatsPipeRecordedNames: true,
+	CumulativeUserLevel: true, SrclineAtCreation: true, StatsNameWidth: 20, StatsPipeRecordedNames: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).

@@ -141,6 +141,9 @@ type Options struct {
 	FieldSep string
 	// Quiet leaves out the header comments (-q).
 	Quiet bool
+	// MaxStack caps the callchain entries (--max-stack) as perf script's
+	// does; 0 means [symbolize.DefaultMaxStack].
+	MaxStack int
 }
 
 // Report aggregates samples into perf report's histogram: one section per
@@ -158,6 +161,7 @@ type Report struct {
 	LostSamples uint64
 	hasChains   bool
 	cursor      []chainEntry
+	frames      []symbolize.Frame // --max-stack's cut of a sample's frames, reused
 	cache       []*histEntry
 	tmpl        histEntry // the entry being looked up, reused
 	groups      []EventGroup
@@ -192,6 +196,11 @@ type histEntry struct {
 	time     uint64 // sample time, cut to the time quantum
 	parent   string // parent symbol, "" for none
 	keyInfo
+	// srclineSeen, srcfileSeen: compared on that key so far, which in
+	// perf 6.1 computed it; ...Counted: it was when the row took its
+	// place in the output order, so it counts in the column width.
+	srclineSeen, srcfileSeen       bool
+	srclineCounted, srcfileCounted bool
 	// hidden: created by a sample a thread filter hides (AddHidden); not
 	// shown, though it takes part in the ordering as in perf.
 	hidden bool
@@ -322,8 +331,17 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 	r.cursor = r.cursor[:0]
 	info := r.needsKeyInfo() && r.opts.Children
 	parent := ""
-	for i := range ev.Frames {
-		f := &ev.Frames[i]
+	frames := ev.Frames
+	if limit := r.opts.MaxStack; limit > 0 {
+		// At most limit recorded entries, then the DWARF-unwound ones
+		// (the Symbolizer has capped those), as perf script does.
+		if n := len(frames) - min(max(ev.Unwound, 0), len(frames)); n > limit {
+			frames = append(append(r.frames[:0], frames[:limit]...), frames[n:]...)
+			r.frames = frames
+		}
+	}
+	for i := range frames {
+		f := &frames[i]
 		if f.Cookie {
 			continue
 		}
@@ -589,7 +607,8 @@ func (r *Report) outputOrder(rows []*histEntry, chains bool, compareSelf func(a,
 	caller := r.callerOrder()
 	graphs := r.opts.CallGraph != CallGraphNone // perf: symbol_conf.use_callchain
 	okeys := r.outputKeys()
-	return shown(rbtree.Order(rows, func(a, b *histEntry) bool {
+	var t rbtree.Tree[*histEntry]
+	less := func(a, b *histEntry) bool {
 		if children {
 			if a.acc != b.acc {
 				return a.acc > b.acc
@@ -604,7 +623,12 @@ func (r *Report) outputOrder(rows []*histEntry, chains bool, compareSelf func(a,
 			return c > 0
 		}
 		return compareOutput(a, b, okeys) < 0
-	}))
+	}
+	for _, he := range rows {
+		t.Insert(he, less)
+		he.srclineCounted, he.srcfileCounted = he.srclineSeen, he.srcfileSeen
+	}
+	return shown(t.Values())
 }
 
 // outputKeys are the sort keys of the output order: perf skips an elided

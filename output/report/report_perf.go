@@ -221,16 +221,24 @@ func (r *Report) writeHeaders(bw *bufio.Writer, cols []column) {
 	if r.opts.Quiet {
 		return
 	}
+	sep := "  "
+	if r.opts.FieldSep != "" {
+		sep = r.opts.FieldSep
+	}
 	bw.WriteString("# ")
 	for i, c := range cols {
 		if i > 0 {
-			bw.WriteString("  ")
+			bw.WriteString(sep)
 		}
 		if c.right {
 			bw.WriteString(padLeft(c.header, c.width))
 		} else {
 			bw.WriteString(padRight(c.header, c.width))
 		}
+	}
+	if r.opts.FieldSep != "" {
+		bw.WriteByte('\n') // no dotted line with a separator
+		return
 	}
 	bw.WriteString("\n# ")
 	for i, c := range cols {
@@ -250,6 +258,13 @@ func (r *Report) writeBody(bw *bufio.Writer, s *reportSection, rows []*histEntry
 			continue
 		}
 		for i, c := range cols {
+			if r.opts.FieldSep != "" {
+				if i > 0 {
+					bw.WriteString(r.opts.FieldSep)
+				}
+				bw.WriteString(r.sepText(c, he, i == len(cols)-1))
+				continue
+			}
 			bw.WriteString("  ")
 			t := c.text(he)
 			if i < len(cols)-1 || c.pad {

@@ -161,8 +161,10 @@ func compareExtra(a, b *histEntry, k SortKey) (c int, ok bool) {
 	case SortCPU:
 		return int(a.cpu) - int(b.cpu), true
 	case SortSrcline:
+		a.srclineSeen, b.srclineSeen = true, true
 		return strings.Compare(a.srcline, b.srcline), true
 	case SortSrcfile:
+		a.srcfileSeen, b.srcfileSeen = true, true
 		return strings.Compare(a.srcfile, b.srcfile), true
 	case SortSymSize:
 		return cmpU64(a.symSize, b.symSize), true
@@ -247,6 +249,9 @@ func periodColumn() column {
 // header and width (at least the header's, at least every row's text).
 func (r *Report) extraColumn(k SortKey, rows []*histEntry) column {
 	var c column
+	// counts says whether a row's text widens the column (perf 6.1's
+	// lazily computed srcline: [compat.Dialect.SrclineAtCreation]).
+	counts := func(*histEntry) bool { return true }
 	switch k {
 	case SortSample:
 		return samplesColumn()
@@ -265,8 +270,10 @@ func (r *Report) extraColumn(k SortKey, rows []*histEntry) column {
 		}}
 	case SortSrcline:
 		c = column{header: "Source:Line", text: func(he *histEntry) string { return he.srcline }}
+		counts = func(he *histEntry) bool { return he.srclineCounted }
 	case SortSrcfile:
 		c = column{header: "Source File", text: func(he *histEntry) string { return he.srcfile }}
+		counts = func(he *histEntry) bool { return he.srcfileCounted }
 	case SortSymSize:
 		return column{header: "Symbol size", width: 11, pad: true, text: func(he *histEntry) string {
 			if !he.hasSymSize {
@@ -292,8 +299,38 @@ func (r *Report) extraColumn(k SortKey, rows []*histEntry) column {
 	// where another column follows.
 	c.pad = k == SortParent
 	c.width = len(c.header)
+	full := c.text
+	if !r.opts.Compat.SrclineAtCreation {
+		for _, he := range rows {
+			if counts(he) {
+				c.width = max(c.width, len(full(he)))
+			}
+		}
+		// perf 6.1 prints at most the width ("%-.*s").
+		w := c.width
+		c.text = func(he *histEntry) string {
+			t := full(he)
+			return t[:min(len(t), w)]
+		}
+		return c
+	}
 	for _, he := range rows {
-		c.width = max(c.width, len(c.text(he)))
+		c.width = max(c.width, len(full(he)))
 	}
 	return c
+}
+
+// sepText is a column's text with a field separator (-t): numbers after
+// one space, left-aligned in the rest of the width; other texts padded
+// as without a separator, every separator character in them replaced by
+// a dot (perf's repsep_snprintf).
+func (r *Report) sepText(c column, he *histEntry, last bool) string {
+	t := c.text(he)
+	if c.right {
+		return " " + padRight(strings.TrimSpace(t), c.width-1)
+	}
+	if last && !c.pad {
+		return strings.ReplaceAll(t, r.opts.FieldSep[:1], ".")
+	}
+	return padRight(strings.ReplaceAll(t, r.opts.FieldSep[:1], "."), c.width)
 }

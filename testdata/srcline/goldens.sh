@@ -32,6 +32,11 @@ children-n --children -n -g none
 quiet -q --no-children -g none
 hide-unresolved --no-children -U -g none
 g-function --no-children -g graph,0.5,caller,function,percent
+field-sep --no-children -t , -g none
+field-sep-n --no-children -t , -n --sort sym,srcline -g none
+field-sep-children --children -t , -g none
+max-stack --no-children --max-stack 3
+inline --no-children --inline
 LIST
 }
 
