@@ -21,10 +21,10 @@ import (
 // srclinePending are the goldens not matched yet, with the reason.
 var srclinePending = map[string]string{}
 
-// srclineVariants reads the NAME OPTIONS lines of goldens.sh.
-func srclineVariants(t *testing.T, dir string) [][]string {
+// goldenVariants reads the NAME OPTIONS lines of a goldens.sh.
+func goldenVariants(t *testing.T, script string) [][]string {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(dir, "goldens.sh"))
+	b, err := os.ReadFile(script)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -50,7 +50,7 @@ func srclineVariants(t *testing.T, dir string) [][]string {
 
 func TestReportSrclineGoldens(t *testing.T) {
 	dir := testfixture.Testdata(t, "srcline")
-	for _, v := range srclineVariants(t, dir) {
+	for _, v := range goldenVariants(t, filepath.Join(dir, "goldens.sh")) {
 		for _, dialect := range []struct{ golden, compat string }{
 			{"report-" + v[0] + ".txt", "6.1"},
 			{"perf7/report-" + v[0] + ".txt", "7.3"},
@@ -74,6 +74,48 @@ func TestReportSrclineGoldens(t *testing.T) {
 					t.Errorf("%q: first difference at %s", args, d)
 				}
 			})
+		}
+	}
+}
+
+// reportCorpusPending are the corpus goldens of testdata/report-corpus
+// not matched yet, with the reason.
+var reportCorpusPending = map[string]string{}
+
+// TestReportCorpusOptions compares the report options that need no DWARF
+// with perf's goldens of three corpus cases (cmd/testdata/report-corpus,
+// made by its goldens.sh), in both dialects, byte for byte.
+func TestReportCorpusOptions(t *testing.T) {
+	gdir := filepath.Join("testdata", "report-corpus")
+	variants := goldenVariants(t, filepath.Join(gdir, "goldens.sh"))
+	for _, c := range testfixture.Corpus(t) {
+		if _, err := os.Stat(filepath.Join(gdir, c.Name)); err != nil {
+			continue
+		}
+		for _, v := range variants {
+			for _, dialect := range []struct{ golden, compat string }{
+				{c.Name + "/report-" + v[0] + ".txt", "6.1"},
+				{c.Name + "/perf7/report-" + v[0] + ".txt", "7.3"},
+			} {
+				t.Run(dialect.golden, func(t *testing.T) {
+					if reason := reportCorpusPending[dialect.golden]; reason != "" {
+						t.Skip("pending: " + reason)
+					}
+					want, err := os.ReadFile(filepath.Join(gdir, dialect.golden))
+					if err != nil {
+						t.Fatal(err)
+					}
+					args := append([]string{"report", "--format", "perf", "--compat", dialect.compat}, v[1:]...)
+					args = append(args, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, "-i", c.Data)
+					f, out, errOut := testFactory()
+					if code := Run(context.Background(), f, args); code != ExitOK {
+						t.Fatalf("%q: exit %d: %s", args, code, errOut)
+					}
+					if d := testfixture.FirstDiff(out.Bytes(), want); d != "" {
+						t.Errorf("%q: first difference at %s", args, d)
+					}
+				})
+			}
 		}
 	}
 }

@@ -134,8 +134,8 @@ type Options struct {
 	Parent *regexp.Regexp
 	// ExcludeOther hides rows without a parent symbol (-x).
 	ExcludeOther bool
-	// HideUnresolved hides samples whose address has no symbol (-U);
-	// they still count in the totals.
+	// HideUnresolved drops samples whose address has no symbol (-U):
+	// they count nowhere, as in perf.
 	HideUnresolved bool
 	// FieldSep separates the columns instead of padding (-t); "" pads.
 	FieldSep string
@@ -318,6 +318,9 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 		return nil
 	}
 	s := ev.Sample.Sample
+	if r.opts.HideUnresolved && (ev.IP.Reason != symbolize.Resolved || ev.IP.Symbol == "") {
+		return nil // perf drops the sample before it counts anywhere
+	}
 	sec := r.section(s.Attr)
 	period := s.Period
 	sec.nrSamples++
@@ -353,9 +356,7 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 	if r.opts.ExcludeOther && parent == "" && r.wantParent() {
 		hidden = true
 	}
-	if r.opts.HideUnresolved && (ev.IP.Reason != symbolize.Resolved || ev.IP.Symbol == "") {
-		hidden = true
-	}
+
 	if r.callerOrder() {
 		for i, j := 0, len(r.cursor)-1; i < j; i, j = i+1, j-1 {
 			r.cursor[i], r.cursor[j] = r.cursor[j], r.cursor[i]
