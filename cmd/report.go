@@ -52,6 +52,8 @@ type ReportOptions struct {
 	HideUnresolved bool
 	// Quiet is -q: no header comments.
 	Quiet bool
+	// Relative is --percentage relative.
+	Relative bool
 	// FieldSep is -t; MaxStack is --max-stack.
 	FieldSep string
 	MaxStack int
@@ -115,8 +117,12 @@ graphs as data.`,
 			if len(opts.FieldSep) > 1 {
 				return FlagErrorf("--field-separator: perf uses one character, not %q", opts.FieldSep)
 			}
-			if pctMode != "absolute" {
-				return FlagErrorf("--percentage: %q is not supported (only absolute, perf's default)", pctMode)
+			switch pctMode {
+			case "absolute":
+			case "relative":
+				opts.Relative = true
+			default:
+				return FlagErrorf("--percentage: %q is not relative or absolute", pctMode)
 			}
 			if err := parseCallGraph(callGraph, opts); err != nil {
 				return FlagErrorf("--call-graph: %w", err)
@@ -168,7 +174,7 @@ graphs as data.`,
 	fs.BoolVarP(&opts.ExcludeOther, "exclude-other", "x", false, "only show rows with a parent symbol")
 	fs.BoolVarP(&opts.HideUnresolved, "hide-unresolved", "U", false, "hide samples whose address has no symbol")
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "leave out the header comments")
-	fs.StringVar(&pctMode, "percentage", "absolute", "percentages of the total (absolute)")
+	fs.StringVar(&pctMode, "percentage", "absolute", "percentages of every sample (absolute) or of those the filters show (relative)")
 	fs.StringVarP(&opts.FieldSep, "field-separator", "t", "", "separate columns with this `character` instead of padding")
 	fs.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "use at most this many callchain entries")
 	fs.Var(negatedBool{&opts.Common.NoInline}, "inline", "add inlined-function frames to DWARF-unwound callchains (the default; --no-inline drops them)")
@@ -276,6 +282,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		Quiet:           opts.Quiet,
 		FieldSep:        opts.FieldSep,
 		MaxStack:        opts.MaxStack,
+		Relative:        opts.Relative,
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.

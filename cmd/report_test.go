@@ -66,7 +66,7 @@ func TestNewCmdReport(t *testing.T) {
 			Sort: []report.SortKey{report.SortSym}, Order: report.OrderCaller, CallGraphSet: true}},
 		{args: "-g graph,0.5,callee,address", wantErr: `--call-graph: "address" is not supported`},
 		{args: "-g graph,0.5,20", wantErr: `--call-graph: print limit "20" is not supported`},
-		{args: "--percentage relative", wantErr: `--percentage: "relative" is not supported`},
+		{args: "--percentage most", wantErr: `--percentage: "most" is not relative or absolute`},
 		{args: "--max-stack 0", wantErr: "--max-stack must be at least 1"},
 		{args: "-t ab", wantErr: "--field-separator: perf uses one character"},
 		{args: "-g wiggly", wantErr: `--call-graph: unknown call-graph mode "wiggly"`},

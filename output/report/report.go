@@ -141,6 +141,10 @@ type Options struct {
 	FieldSep string
 	// Quiet leaves out the header comments (-q).
 	Quiet bool
+	// Relative makes percentages, and the header's sample count and
+	// event count, relative to the samples the filters show
+	// (--percentage relative), not to every sample.
+	Relative bool
 	// MaxStack caps the callchain entries (--max-stack) as perf script's
 	// does; 0 means [symbolize.DefaultMaxStack].
 	MaxStack int
@@ -179,6 +183,9 @@ type reportSection struct {
 	nrSamples   uint64
 	totalPeriod uint64
 	chains      bool // samples of this event carry callchains
+	// shownSamples and shownPeriod count the samples no filter hides.
+	shownSamples, shownPeriod uint64
+	relative                  bool // the totals are the shown ones
 }
 
 // histEntry is one row (perf's hist_entry).
@@ -325,6 +332,10 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 	period := s.Period
 	sec.nrSamples++
 	sec.totalPeriod += period
+	if !hidden {
+		sec.shownSamples++
+		sec.shownPeriod += period
+	}
 	if s.Format&decode.SampleCallchain != 0 {
 		sec.chains = true
 		r.hasChains = true
@@ -592,8 +603,18 @@ func compareDSO(a, b *histEntry) int {
 	return strings.Compare(a.dso, b.dso)
 }
 
+// settle makes the section's totals the shown ones with
+// Options.Relative, once.
+func (r *Report) settle(s *reportSection) {
+	if r.opts.Relative && !s.relative {
+		s.relative = true
+		s.nrSamples, s.totalPeriod = s.shownSamples, s.shownPeriod
+	}
+}
+
 // sortedEntries returns the section's rows in perf's output order.
 func (r *Report) sortedEntries(s *reportSection) []*histEntry {
+	r.settle(s)
 	s.collapse(r.opts.Sort)
 	return r.outputOrder(s.entries.Values(), s.chains, func(a, b *histEntry) int { return cmp.Compare(a.self, b.self) })
 }

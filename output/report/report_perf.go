@@ -191,6 +191,7 @@ func (r *Report) WritePerf(w io.Writer) error {
 		if s.nrSamples == 0 {
 			continue
 		}
+		r.settle(s) // after: a section whose samples are all hidden is printed
 		switch g, member := r.groupOf(s.attr); {
 		case member:
 			continue // printed in its leader's section

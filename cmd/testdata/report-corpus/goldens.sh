@@ -28,6 +28,10 @@ nr-samples --no-children -n --show-total-period -g none
 field-sep --no-children -t ; -n -g none
 hide-unresolved --no-children -U -g none
 parent --no-children -p ^leaf -x -g none
+relative --no-children --comms wk-reader,wk-rec-a --percentage relative -g none
+relative-dso --no-children --dsos prog_f --percentage relative --sort sym -g none
+absolute --no-children --comms wk-reader,wk-rec-a -g none
+quiet -q --no-children -g none
 LIST
 }
 
