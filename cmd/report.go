@@ -52,6 +52,8 @@ type ReportOptions struct {
 	HideUnresolved bool
 	// Quiet is -q: no header comments.
 	Quiet bool
+	// Threads is -T.
+	Threads bool
 	// Relative is --percentage relative.
 	Relative bool
 	// FieldSep is -t; MaxStack is --max-stack.
@@ -175,6 +177,7 @@ graphs as data.`,
 	fs.BoolVarP(&opts.HideUnresolved, "hide-unresolved", "U", false, "hide samples whose address has no symbol")
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "leave out the header comments")
 	fs.StringVar(&pctMode, "percentage", "absolute", "percentages of every sample (absolute) or of those the filters show (relative)")
+	fs.BoolVarP(&opts.Threads, "threads", "T", false, "print perf's per-thread counter table (PERF_SAMPLE_READ values; none are read)")
 	fs.StringVarP(&opts.FieldSep, "field-separator", "t", "", "separate columns with this `character` instead of padding")
 	fs.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "use at most this many callchain entries")
 	fs.Var(negatedBool{&opts.Common.NoInline}, "inline", "add inlined-function frames to DWARF-unwound callchains (the default; --no-inline drops them)")
@@ -283,6 +286,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		FieldSep:        opts.FieldSep,
 		MaxStack:        opts.MaxStack,
 		Relative:        opts.Relative,
+		ShowThreads:     opts.Threads,
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.
@@ -306,6 +310,13 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 	// A damaged recording still yields the report of what was read
 	// before the damage, followed by the error; an interrupt yields none.
 	readErr := p.Err()
+	if opts.Threads {
+		for _, a := range p.File().Attrs {
+			if a.SampleType&decode.SampleRead != 0 {
+				return errors.New("-T/--threads: samples with PERF_SAMPLE_READ values are not supported")
+			}
+		}
+	}
 	if readErr != nil && ctx.Err() != nil {
 		return readErr
 	}

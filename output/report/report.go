@@ -141,6 +141,9 @@ type Options struct {
 	FieldSep string
 	// Quiet leaves out the header comments (-q).
 	Quiet bool
+	// ShowThreads prints perf's per-thread counter table (-T), which
+	// is its header alone without PERF_SAMPLE_READ values.
+	ShowThreads bool
 	// Relative makes percentages, and the header's sample count and
 	// event count, relative to the samples the filters show
 	// (--percentage relative), not to every sample.

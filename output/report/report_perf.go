@@ -208,6 +208,11 @@ func (r *Report) WritePerf(w io.Writer) error {
 		bw.WriteString("\n\n")
 	}
 	out.WriteString("#\n# (" + perfTip + ")\n#\n")
+	if r.opts.ShowThreads {
+		// perf's per-thread table of PERF_SAMPLE_READ values: its
+		// header alone for a recording without them (-q keeps it).
+		bw.WriteString("# PID  TID\n")
+	}
 	return bw.Flush()
 }
 

@@ -37,6 +37,8 @@ field-sep-n --no-children -t , -n --sort sym,srcline -g none
 field-sep-children --children -t , -g none
 max-stack --no-children --max-stack 3
 inline --no-children --inline
+threads --no-children -g none -T
+threads-quiet --no-children -g none -T -q
 LIST
 }
 
