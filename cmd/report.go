@@ -52,6 +52,8 @@ type ReportOptions struct {
 	HideUnresolved bool
 	// Quiet is -q: no header comments.
 	Quiet bool
+	// TimeQuantum is --time-quantum in nanoseconds (0: perf's 100 ms).
+	TimeQuantum uint64
 	// Threads is -T.
 	Threads bool
 	// Relative is --percentage relative.
@@ -76,6 +78,7 @@ func NewCmdReport(f *Factory, runF func(*ReportOptions) error) *cobra.Command {
 		pctLimit  string
 		parent    string
 		pctMode   string
+		quantum   string
 	)
 	cmd := &cobra.Command{
 		Use:   "report [flags] [perf.data]",
@@ -118,6 +121,13 @@ graphs as data.`,
 			}
 			if len(opts.FieldSep) > 1 {
 				return FlagErrorf("--field-separator: perf uses one character, not %q", opts.FieldSep)
+			}
+			if quantum != "" {
+				q, err := report.ParseTimeQuantum(quantum)
+				if err != nil {
+					return FlagErrorf("--time-quantum: %w", err)
+				}
+				opts.TimeQuantum = q
 			}
 			switch pctMode {
 			case "absolute":
@@ -177,6 +187,7 @@ graphs as data.`,
 	fs.BoolVarP(&opts.HideUnresolved, "hide-unresolved", "U", false, "hide samples whose address has no symbol")
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "leave out the header comments")
 	fs.StringVar(&pctMode, "percentage", "absolute", "percentages of every sample (absolute) or of those the filters show (relative)")
+	fs.StringVar(&quantum, "time-quantum", "", "slice of the time sort key: `time` in ns, or with unit us, ms or s (default 100ms)")
 	fs.BoolVarP(&opts.Threads, "threads", "T", false, "print perf's per-thread counter table (PERF_SAMPLE_READ values; none are read)")
 	fs.StringVarP(&opts.FieldSep, "field-separator", "t", "", "separate columns with this `character` instead of padding")
 	fs.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "use at most this many callchain entries")
@@ -287,6 +298,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		MaxStack:        opts.MaxStack,
 		Relative:        opts.Relative,
 		ShowThreads:     opts.Threads,
+		TimeQuantum:     opts.TimeQuantum,
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.

@@ -141,6 +141,9 @@ type Options struct {
 	FieldSep string
 	// Quiet leaves out the header comments (-q).
 	Quiet bool
+	// TimeQuantum is the slice of the time key in nanoseconds
+	// (--time-quantum); 0 means perf's 100 ms.
+	TimeQuantum uint64
 	// ShowThreads prints perf's per-thread counter table (-T), which
 	// is its header alone without PERF_SAMPLE_READ values.
 	ShowThreads bool

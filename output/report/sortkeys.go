@@ -230,7 +230,31 @@ func (r *Report) timeOf(s *decode.Sample) uint64 {
 	if !slices.Contains(r.opts.Sort, SortTime) {
 		return 0
 	}
-	return s.Time / timeQuantum * timeQuantum
+	q := r.opts.TimeQuantum
+	if q == 0 {
+		q = timeQuantum
+	}
+	return s.Time / q * q
+}
+
+// ParseTimeQuantum parses a --time-quantum value as perf does: a
+// positive number of nanoseconds, or of seconds, milliseconds or
+// microseconds with the suffix s, ms or us ("ns" is allowed too).
+func ParseTimeQuantum(v string) (uint64, error) {
+	num := strings.TrimRight(v, "abcdefghijklmnopqrstuvwxyz ")
+	unit := strings.TrimSpace(v[len(num):])
+	n, err := strconv.ParseUint(num, 0, 64)
+	if err != nil {
+		return 0, fmt.Errorf("%q is not a time (ns, us, ms or s)", v)
+	}
+	if n == 0 {
+		return 0, fmt.Errorf("time quantum cannot be 0")
+	}
+	mult := map[string]uint64{"": 1, "ns": 1, "us": 1_000, "ms": 1_000_000, "s": 1_000_000_000}[unit]
+	if mult == 0 {
+		return 0, fmt.Errorf("%q is not a time (ns, us, ms or s)", v)
+	}
+	return n * mult, nil
 }
 
 func samplesColumn() column {

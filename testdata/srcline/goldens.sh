@@ -26,6 +26,7 @@ sort-parent --no-children --sort parent,sym -g none
 sort-sizes --no-children --sort dso_size,symbol_size,dso,sym -g none
 sort-time --no-children --sort time -g none
 sort-time-ns --no-children --sort time --ns -g none
+sort-time-quantum --no-children --sort time,sym --time-quantum 250ms -g none
 sort-period --no-children --sort sample,period,sym -g none
 nr-samples --no-children -n --show-total-period -g none
 children-n --children -n -g none
