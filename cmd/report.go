@@ -54,6 +54,8 @@ type ReportOptions struct {
 	Quiet bool
 	// TimeQuantum is --time-quantum in nanoseconds (0: perf's 100 ms).
 	TimeQuantum uint64
+	// Hierarchy is --hierarchy.
+	Hierarchy bool
 	// Threads is -T.
 	Threads bool
 	// Relative is --percentage relative.
@@ -188,6 +190,7 @@ graphs as data.`,
 	fs.BoolVarP(&opts.Quiet, "quiet", "q", false, "leave out the header comments")
 	fs.StringVar(&pctMode, "percentage", "absolute", "percentages of every sample (absolute) or of those the filters show (relative)")
 	fs.StringVar(&quantum, "time-quantum", "", "slice of the time sort key: `time` in ns, or with unit us, ms or s (default 100ms)")
+	fs.BoolVar(&opts.Hierarchy, "hierarchy", false, "print one level per sort key, indented (perf format; with --no-children and -g none)")
 	fs.BoolVarP(&opts.Threads, "threads", "T", false, "print perf's per-thread counter table (PERF_SAMPLE_READ values; none are read)")
 	fs.StringVarP(&opts.FieldSep, "field-separator", "t", "", "separate columns with this `character` instead of padding")
 	fs.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "use at most this many callchain entries")
@@ -299,6 +302,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		Relative:        opts.Relative,
 		ShowThreads:     opts.Threads,
 		TimeQuantum:     opts.TimeQuantum,
+		Hierarchy:       opts.Hierarchy,
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.
@@ -336,6 +340,14 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		return errors.New("call graphs requested (-g) but the recording has no callchains; record with perf record -g")
 	}
 	rep.SetGroups(report.GroupsFromMeta(p.File().Attrs, p.File().Meta.GroupDesc))
+	if opts.Hierarchy {
+		if format != table.Perf {
+			return FlagErrorf("--hierarchy needs the perf format (--stdio)")
+		}
+		if why := rep.CanHierarchy(); why != "" {
+			return FlagErrorf("--hierarchy: %s", why)
+		}
+	}
 	if err := rep.Write(opts.Common.IO.Out, format); err != nil {
 		return err
 	}

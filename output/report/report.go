@@ -141,6 +141,9 @@ type Options struct {
 	FieldSep string
 	// Quiet leaves out the header comments (-q).
 	Quiet bool
+	// Hierarchy prints perf's --hierarchy view in the perf format (see
+	// [Report.CanHierarchy]).
+	Hierarchy bool
 	// TimeQuantum is the slice of the time key in nanoseconds
 	// (--time-quantum); 0 means perf's 100 ms.
 	TimeQuantum uint64

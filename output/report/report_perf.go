@@ -203,7 +203,11 @@ func (r *Report) WritePerf(w io.Writer) error {
 			out.WriteString(" of event '" + s.name + "'\n")
 			out.WriteString("# Event count (approx.): " + strconv.FormatUint(s.totalPeriod, 10) + "\n#\n")
 			rows := r.sortedEntries(s)
-			r.writeRows(bw, s, rows, r.columns(s, rows))
+			if r.opts.Hierarchy {
+				r.writeHierarchy(bw, s, rows)
+			} else {
+				r.writeRows(bw, s, rows, r.columns(s, rows))
+			}
 		}
 		bw.WriteString("\n\n")
 	}

@@ -40,6 +40,8 @@ max-stack --no-children --max-stack 3
 inline --no-children --inline
 threads --no-children -g none -T
 threads-quiet --no-children -g none -T -q
+hierarchy --no-children -g none --hierarchy
+hierarchy-srcline --no-children -g none --hierarchy --sort dso,srcline
 LIST
 }
 

@@ -32,6 +32,8 @@ relative --no-children --comms wk-reader,wk-rec-a --percentage relative -g none
 relative-dso --no-children --dsos prog_f --percentage relative --sort sym -g none
 absolute --no-children --comms wk-reader,wk-rec-a -g none
 quiet -q --no-children -g none
+hierarchy --no-children -g none --hierarchy
+hierarchy-pid --no-children -g none --hierarchy --sort pid,dso,sym --percent-limit 1
 LIST
 }
 
