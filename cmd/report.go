@@ -54,6 +54,8 @@ type ReportOptions struct {
 	Quiet bool
 	// TimeQuantum is --time-quantum in nanoseconds (0: perf's 100 ms).
 	TimeQuantum uint64
+	// GraphValue is -g's value word (percent, period or count).
+	GraphValue report.CallGraphValue
 	// Hierarchy is --hierarchy.
 	Hierarchy bool
 	// Threads is -T.
@@ -228,10 +230,19 @@ func parseCallGraph(s string, opts *ReportOptions) error {
 		case "callee":
 			opts.Order = report.OrderCallee
 			continue
-		case "function", "percent", "nobranch":
+		case "function", "nobranch":
 			continue // perf's defaults
-		case "address", "period", "count", "branch":
-			return fmt.Errorf("%q is not supported (only function and percent, perf's defaults)", part)
+		case "percent":
+			opts.GraphValue = report.ValuePercent
+			continue
+		case "period":
+			opts.GraphValue = report.ValuePeriod
+			continue
+		case "count":
+			opts.GraphValue = report.ValueCount
+			continue
+		case "address", "branch":
+			return fmt.Errorf("%q is not supported (only the function key, perf's default)", part)
 		}
 		if v, err := strconv.ParseFloat(part, 64); err == nil {
 			numbers++
@@ -303,6 +314,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		ShowThreads:     opts.Threads,
 		TimeQuantum:     opts.TimeQuantum,
 		Hierarchy:       opts.Hierarchy,
+		CallGraphValue:  opts.GraphValue,
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.

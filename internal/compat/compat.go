@@ -81,6 +81,11 @@ type Dialect struct {
 	// and a row whose text was not yet known when it was placed in the
 	// output order did not count in the width (and may be cut to it).
 	SrclineAtCreation bool
+	// RemainderInlined prints the remainder line of a fractal call graph
+	// (the weight of the branches below the threshold) as "[...]
+	// (inlined)"; perf 6.1 printed "[...]". Measured on
+	// testdata/srcline and c-nopie (-g fractal,callee).
+	RemainderInlined bool
 	// StatsNameWidth is the width of the record-type column of perf report
 	// --stats ("%16s" in perf 6.1, "%20s" in perf 7.3.4, where the name
 	// CALLCHAIN_DEFERRED needs 18: events_stats__fprintf in
@@ -102,7 +107,7 @@ var Perf73 = Dialect{
 	DemangleParams: true, PLTSlotNames: true, InlineAllChains: true,
 	VDSOOwnCopyOnly: true, UnwindEndsAtZero: true,
 	// perf report, --stats
-	CumulativeUserLevel: true, SrclineAtCreation: true, StatsNameWidth: 20, StatsPipeRecordedNames: true,
+	CumulativeUserLevel: true, SrclineAtCreation: true, RemainderInlined: true, StatsNameWidth: 20, StatsPipeRecordedNames: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).

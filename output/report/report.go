@@ -81,6 +81,8 @@ type Options struct {
 	// CallGraphLimit is the call-graph threshold in percent (0.5 in perf);
 	// branches lighter than this are not printed.
 	CallGraphLimit float64
+	// CallGraphValue is what call graphs print for each branch.
+	CallGraphValue CallGraphValue
 	// Order is the direction of printed chains.
 	Order CallOrder
 	// PercentLimit hides rows whose overhead (children overhead with

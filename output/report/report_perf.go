@@ -301,11 +301,13 @@ func (r *Report) graphPrinter(bw *bufio.Writer, s *reportSection) *graphPrinter 
 	}
 	limit := r.opts.CallGraphLimit
 	return &graphPrinter{
-		w:        bw,
-		mode:     r.opts.CallGraph,
-		total:    s.totalPeriod,
-		minHit:   uint64(float64(s.totalPeriod) * (limit / 100)),
-		minFrac:  limit / 100,
-		skipHead: len(r.opts.Sort) > 0 && r.opts.Sort[0] == SortSym,
+		value:      r.opts.CallGraphValue,
+		remInlined: r.opts.Compat.RemainderInlined,
+		w:          bw,
+		mode:       r.opts.CallGraph,
+		total:      s.totalPeriod,
+		minHit:     uint64(float64(s.totalPeriod) * (limit / 100)),
+		minFrac:    limit / 100,
+		skipHead:   len(r.opts.Sort) > 0 && r.opts.Sort[0] == SortSym,
 	}
 }

@@ -33,6 +33,10 @@ children-n --children -n -g none
 quiet -q --no-children -g none
 hide-unresolved --no-children -U -g none
 g-function --no-children -g graph,0.5,caller,function,percent
+g-period --no-children -g graph,0.5,period --percent-limit 5
+g-count --no-children -g fractal,count,callee --percent-limit 5
+g-fractal-callee --no-children -g fractal,callee --percent-limit 5
+g-flat-period --no-children -g flat,period --percent-limit 5
 field-sep --no-children -t , -g none
 field-sep-n --no-children -t , -n --sort sym,srcline -g none
 field-sep-children --children -t , -g none
