@@ -13,7 +13,9 @@ import (
 // frames share their address with the frame they are inlined into; the
 // line table gives the innermost function's line.
 func (s *Symbolizer) SourceLine(f *Frame, caller bool) (file string, line int) {
-	if f == nil || f.Kernel || f.Reason != Resolved || f.Symbol == "" {
+	// A DSO's line table may cover addresses its symbol table does not
+	// (perf asks addr2line about those too).
+	if f == nil || f.Kernel || (f.Reason != Resolved && f.Reason != NoSymbols) {
 		return "", 0
 	}
 	d := s.dsos[f.DSO]
