@@ -54,6 +54,8 @@ type ReportOptions struct {
 	Quiet bool
 	// TimeQuantum is --time-quantum in nanoseconds (0: perf's 100 ms).
 	TimeQuantum uint64
+	// GraphAddress is -g's address key.
+	GraphAddress bool
 	// GraphValue is -g's value word (percent, period or count).
 	GraphValue report.CallGraphValue
 	// Hierarchy is --hierarchy.
@@ -241,8 +243,11 @@ func parseCallGraph(s string, opts *ReportOptions) error {
 		case "count":
 			opts.GraphValue = report.ValueCount
 			continue
-		case "address", "branch":
-			return fmt.Errorf("%q is not supported (only the function key, perf's default)", part)
+		case "address":
+			opts.GraphAddress = true
+			continue
+		case "branch":
+			return fmt.Errorf("%q is not supported (no branch stacks)", part)
 		}
 		if v, err := strconv.ParseFloat(part, 64); err == nil {
 			numbers++
@@ -296,25 +301,26 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		Pipe:   p.File().Header.Pipe && format == table.Perf,
 		Compat: opts.Common.dialect(),
 
-		SourceLine:      p.Symbolizer().SourceLine,
-		SymbolSize:      p.Symbolizer().SymbolSize,
-		MapSize:         mapSize(p.Symbolizer()),
-		FullSourcePath:  opts.FullSourcePath,
-		Nanoseconds:     opts.Nanoseconds,
-		IPC:             opts.IPC,
-		ShowNrSamples:   opts.ShowNrSamples,
-		ShowTotalPeriod: opts.ShowTotalPeriod,
-		Parent:          opts.Parent,
-		ExcludeOther:    opts.ExcludeOther,
-		HideUnresolved:  opts.HideUnresolved,
-		Quiet:           opts.Quiet,
-		FieldSep:        opts.FieldSep,
-		MaxStack:        opts.MaxStack,
-		Relative:        opts.Relative,
-		ShowThreads:     opts.Threads,
-		TimeQuantum:     opts.TimeQuantum,
-		Hierarchy:       opts.Hierarchy,
-		CallGraphValue:  opts.GraphValue,
+		SourceLine:       p.Symbolizer().SourceLine,
+		SymbolSize:       p.Symbolizer().SymbolSize,
+		MapSize:          mapSize(p.Symbolizer()),
+		FullSourcePath:   opts.FullSourcePath,
+		Nanoseconds:      opts.Nanoseconds,
+		IPC:              opts.IPC,
+		ShowNrSamples:    opts.ShowNrSamples,
+		ShowTotalPeriod:  opts.ShowTotalPeriod,
+		Parent:           opts.Parent,
+		ExcludeOther:     opts.ExcludeOther,
+		HideUnresolved:   opts.HideUnresolved,
+		Quiet:            opts.Quiet,
+		FieldSep:         opts.FieldSep,
+		MaxStack:         opts.MaxStack,
+		Relative:         opts.Relative,
+		ShowThreads:      opts.Threads,
+		TimeQuantum:      opts.TimeQuantum,
+		Hierarchy:        opts.Hierarchy,
+		CallGraphValue:   opts.GraphValue,
+		CallGraphAddress: opts.GraphAddress,
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.

@@ -64,7 +64,7 @@ func TestNewCmdReport(t *testing.T) {
 			Sort: []report.SortKey{report.SortSym, report.SortSrcline, report.SortSample}, IPC: true, ShowNrSamples: true, Quiet: true}},
 		{args: "-s sym -g graph,0.5,caller,function,percent", want: ReportOptions{Children: true, MaxStack: symbolize.DefaultMaxStack, GraphLimit: 0.5,
 			Sort: []report.SortKey{report.SortSym}, Order: report.OrderCaller, CallGraphSet: true}},
-		{args: "-g graph,0.5,callee,address", wantErr: `--call-graph: "address" is not supported`},
+		{args: "-g graph,0.5,callee,branch", wantErr: `--call-graph: "branch" is not supported`},
 		{args: "-g graph,0.5,20", wantErr: `--call-graph: print limit "20" is not supported`},
 		{args: "--percentage most", wantErr: `--percentage: "most" is not relative or absolute`},
 		{args: "--max-stack 0", wantErr: "--max-stack must be at least 1"},

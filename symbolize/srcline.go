@@ -2,7 +2,10 @@ package symbolize
 
 import (
 	"debug/dwarf"
+	"debug/elf"
 	"path"
+
+	"github.com/perfstitch/perfstitch/internal/elfsafe"
 )
 
 // SourceLine returns the source file and line of a resolved user frame,
@@ -24,14 +27,69 @@ func (s *Symbolizer) SourceLine(f *Frame, caller bool) (file string, line int) {
 	}
 	in := s.inlineFor(d)
 	if in == nil {
-		return "", 0
+		return s.symtabFile(d, f), 0
 	}
 	// MapAddr is a file offset; the line table speaks virtual addresses.
 	pc := in.vaddr(f.MapAddr)
 	if caller && pc > 0 {
 		pc--
 	}
-	return in.sourceLine(pc)
+	if file, line := in.sourceLine(pc); file != "" {
+		return file, line
+	}
+	return s.symtabFile(d, f), 0
+}
+
+// symtabFile is addr2line's answer for an address its line tables do not
+// cover: the name of the STT_FILE symbol before the frame's symbol in the
+// symbol table (line 0, "?" in addr2line), "" if none.
+func (s *Symbolizer) symtabFile(d *dso, f *Frame) string {
+	if f.Reason != Resolved || f.Symbol == "" || f.Inlined {
+		return ""
+	}
+	if !d.stFilesRead {
+		d.stFilesRead = true
+		d.stFiles = readSTFiles(d.path)
+	}
+	return d.stFiles[f.MapAddr-f.Offset]
+}
+
+// readSTFiles maps the file offset of every function symbol of an ELF
+// file's .symtab to the STT_FILE name last seen before it.
+func readSTFiles(p string) map[uint64]string {
+	if p == "" {
+		return nil
+	}
+	ef, err := elfsafe.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer ef.Close()
+	syms, err := ef.Symbols()
+	if err != nil {
+		return nil
+	}
+	out := map[uint64]string{}
+	file := ""
+	for _, sym := range syms {
+		switch elf.ST_TYPE(sym.Info) {
+		case elf.STT_FILE:
+			file = sym.Name
+		case elf.STT_FUNC, elf.STT_GNU_IFUNC:
+			if file == "" {
+				continue
+			}
+			for _, pr := range ef.Progs {
+				if pr.Type == elf.PT_LOAD && sym.Value >= pr.Vaddr && sym.Value < pr.Vaddr+pr.Filesz {
+					if _, dup := out[sym.Value-pr.Vaddr+pr.Off]; !dup {
+						out[sym.Value-pr.Vaddr+pr.Off] = file
+					}
+					break
+				}
+			}
+		}
+	}
+	return out
 }
 
 // sourceLine looks pc up in the line table of its compilation unit.

@@ -83,12 +83,22 @@ type chainEntry struct {
 	dso     string // short DSO name, "" without a map
 	kernel  bool   // in the kernel address space
 	keyInfo
+	// byAddr: call graphs key entries by address (-g address), and
+	// label resolved ones with their srcline (line: "" if none).
+	byAddr   bool
+	line     string
 	inlined  bool
 	resolved bool
 }
 
 // label is how perf prints a callchain entry (callchain_list__sym_name).
 func (e *chainEntry) label() string {
+	if e.resolved && e.byAddr && e.line != "" {
+		if e.inlined {
+			return e.name + " " + e.line + " (inlined)"
+		}
+		return e.name + " " + e.line
+	}
 	if e.resolved {
 		if e.inlined {
 			return e.name + " (inlined)"
@@ -111,6 +121,9 @@ func hexAlt(v uint64) string {
 // DSO and symbol start, the rest by DSO and address. It returns -1 when a
 // sorts before b, 0 when they are the same frame.
 func compareEntries(a, b *chainEntry) int {
+	if a.byAddr || b.byAddr { // perf's match_chain_dso_addresses
+		return compareDSOAddr(a.dsoRank, a.ip, b.dsoRank, b.ip)
+	}
 	if a.resolved && b.resolved {
 		if a.inlined || b.inlined {
 			return strings.Compare(a.name, b.name)

@@ -81,6 +81,9 @@ type Options struct {
 	// CallGraphLimit is the call-graph threshold in percent (0.5 in perf);
 	// branches lighter than this are not printed.
 	CallGraphLimit float64
+	// CallGraphAddress keys call-graph entries by address, not function
+	// (-g address), and labels them with their source line.
+	CallGraphAddress bool
 	// CallGraphValue is what call graphs print for each branch.
 	CallGraphValue CallGraphValue
 	// Order is the direction of printed chains.
@@ -311,6 +314,10 @@ func (r *Report) entryOf(f *symbolize.Frame, pid int32, caller, info bool) chain
 	if f.Reason != symbolize.NoMap {
 		e.dso = f.DSOShort
 		e.dsoRank = r.rank(f.DSO)
+	}
+	if r.opts.CallGraphAddress {
+		e.byAddr = true
+		e.line = r.chainSrcline(f)
 	}
 	if f.Reason == symbolize.Resolved && f.Symbol != "" {
 		e.resolved = true

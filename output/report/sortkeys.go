@@ -358,3 +358,24 @@ func (r *Report) sepText(c column, he *histEntry, last bool) string {
 	}
 	return padRight(strings.ReplaceAll(t, r.opts.FieldSep[:1], "."), c.width)
 }
+
+// chainSrcline is a call-graph entry's srcline with -g address: perf's
+// map__srcline without the symbol name ("+OFFSET" where the line table
+// has nothing).
+func (r *Report) chainSrcline(f *symbolize.Frame) string {
+	if f.Reason == symbolize.NoMap {
+		return srclineUnknown
+	}
+	if r.opts.SourceLine != nil {
+		if file, line := r.opts.SourceLine(f, false); file != "" {
+			if !r.opts.FullSourcePath {
+				file = path.Base(file)
+			}
+			return file + ":" + strconv.Itoa(line)
+		}
+	}
+	if f.Reason == symbolize.Resolved && f.Symbol != "" {
+		return "+" + strconv.FormatUint(f.Offset, 10)
+	}
+	return f.DSOShort + "[" + strconv.FormatUint(f.MapAddr, 16) + "]"
+}

@@ -36,6 +36,9 @@ g-function --no-children -g graph,0.5,caller,function,percent
 g-period --no-children -g graph,0.5,period --percent-limit 5
 g-count --no-children -g fractal,count,callee --percent-limit 5
 g-fractal-callee --no-children -g fractal,callee --percent-limit 5
+g-callee-address --no-children -g graph,0.5,callee,address --percent-limit 5
+g-caller-address -g graph,0.5,caller,address --percent-limit 20
+g-address-full --no-children -g flat,address --full-source-path --percent-limit 5
 g-flat-period --no-children -g flat,period --percent-limit 5
 field-sep --no-children -t , -g none
 field-sep-n --no-children -t , -n --sort sym,srcline -g none
