@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -13,6 +15,7 @@ import (
 	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/output/report"
 	"github.com/perfstitch/perfstitch/session"
+	"github.com/perfstitch/perfstitch/symbolize"
 )
 
 // ReportOptions are the options of perfstitch report.
@@ -34,6 +37,33 @@ type ReportOptions struct {
 	// CallGraphSet says -g was given (and not "none"): then, as in perf,
 	// a recording without callchains is an error.
 	CallGraphSet bool
+
+	// IPC adds perf's IPC column (a --sort value naming "symbol").
+	IPC bool
+	// ShowNrSamples, ShowTotalPeriod: -n, --show-total-period.
+	ShowNrSamples, ShowTotalPeriod bool
+	// FullSourcePath: --full-source-path; Nanoseconds: --ns.
+	FullSourcePath, Nanoseconds bool
+	// Parent is -p's pattern (nil: perf's default); ExcludeOther is -x.
+	Parent       *regexp.Regexp
+	ExcludeOther bool
+	// HideUnresolved is -U.
+	HideUnresolved bool
+	// TimeQuantum is --time-quantum in nanoseconds (0: perf's 100 ms).
+	TimeQuantum uint64
+	// GraphAddress is -g's address key.
+	GraphAddress bool
+	// GraphValue is -g's value word (percent, period or count).
+	GraphValue report.CallGraphValue
+	// Hierarchy is --hierarchy.
+	Hierarchy bool
+	// Threads is -T.
+	Threads bool
+	// Relative is --percentage relative.
+	Relative bool
+	// FieldSep is -t; MaxStack is --max-stack.
+	FieldSep string
+	MaxStack int
 }
 
 // NewCmdReport builds the report command; runF replaces the run function in tests.
@@ -49,6 +79,9 @@ func NewCmdReport(f *Factory, runF func(*ReportOptions) error) *cobra.Command {
 		inverted  bool
 		stdio     bool
 		pctLimit  string
+		parent    string
+		pctMode   string
+		quantum   string
 	)
 	cmd := &cobra.Command{
 		Use:   "report [flags] [perf.data]",
@@ -74,6 +107,38 @@ graphs as data.`,
 				return FlagErrorf("--sort: %w", err)
 			}
 			opts.Sort = keys
+			opts.IPC = c.Flags().Changed("sort") && report.IPCColumn(sortKeys)
+			if c.Flags().Changed("parent") {
+				re, err := regexp.Compile(parent)
+				if err != nil {
+					return FlagErrorf("--parent: %w", err)
+				}
+				opts.Parent = re
+				// perf sorts by the parent too when -p is given.
+				if !slices.Contains(opts.Sort, report.SortParent) {
+					opts.Sort = append(opts.Sort, report.SortParent)
+				}
+			}
+			if opts.MaxStack < 1 {
+				return FlagErrorf("--max-stack must be at least 1, not %d", opts.MaxStack)
+			}
+			if len(opts.FieldSep) > 1 {
+				return FlagErrorf("--field-separator: perf uses one character, not %q", opts.FieldSep)
+			}
+			if quantum != "" {
+				q, err := report.ParseTimeQuantum(quantum)
+				if err != nil {
+					return FlagErrorf("--time-quantum: %w", err)
+				}
+				opts.TimeQuantum = q
+			}
+			switch pctMode {
+			case "absolute":
+			case "relative":
+				opts.Relative = true
+			default:
+				return FlagErrorf("--percentage: %q is not relative or absolute", pctMode)
+			}
 			if err := parseCallGraph(callGraph, opts); err != nil {
 				return FlagErrorf("--call-graph: %w", err)
 			}
@@ -109,19 +174,49 @@ graphs as data.`,
 	enumFlag(cmd, "format", table.FormatNames())
 	fs.BoolVar(&stdio, "stdio", false, "same as --format perf")
 	fs.VarP(&opts.Common.Filter.DSOs, "dsos", "d", "only show samples in these DSOs (short or full names, comma-separated)")
-	fs.StringVarP(&sortKeys, "sort", "s", "comm,dso,sym", "sort keys, comma-separated: comm, pid, dso, sym")
+	fs.StringVarP(&sortKeys, "sort", "s", "comm,dso,sym", "sort keys by perf's names (or their prefixes), comma-separated: comm, pid, dso, symbol, parent, cpu, srcline, srcfile, symbol_size, dso_size, time, sample, period")
 	fs.BoolVar(&opts.Children, "children", true, "accumulate callees' weight into their callers (needs callchains)")
 	fs.Var(negatedBool{&opts.Children}, "no-children", "show self weight only")
 	fs.Lookup("no-children").NoOptDefVal = "true"
 	fs.StringVarP(&callGraph, "call-graph", "g", "graph,0.5", "call graphs as `mode[,threshold[,order]]`: mode graph, fractal, flat, folded or none; threshold in percent; order caller or callee")
 	fs.BoolVarP(&inverted, "inverted", "G", false, "print call graphs in caller order")
 	fs.StringVar(&pctLimit, "percent-limit", "", "hide rows (and call-graph branches) below this `percent`")
+	fs.BoolVarP(&opts.ShowNrSamples, "show-nr-samples", "n", false, "add a Samples column")
+	fs.BoolVar(&opts.ShowTotalPeriod, "show-total-period", false, "add a Period column")
+	fs.BoolVar(&opts.FullSourcePath, "full-source-path", false, "print source files (srcline, srcfile) with their full path")
+	fs.BoolVar(&opts.Nanoseconds, "ns", false, "print times (--sort time) with nanoseconds")
+	fs.StringVarP(&parent, "parent", "p", "", "parent symbol `regex` (adds the parent sort key; perf's default ^sys_|^do_page_fault)")
+	fs.BoolVarP(&opts.ExcludeOther, "exclude-other", "x", false, "only show rows with a parent symbol")
+	fs.BoolVarP(&opts.HideUnresolved, "hide-unresolved", "U", false, "hide samples whose address has no symbol")
+	fs.StringVar(&pctMode, "percentage", "absolute", "percentages of every sample (absolute) or of those the filters show (relative)")
+	fs.StringVar(&quantum, "time-quantum", "", "slice of the time sort key: `time` in ns, or with unit us, ms or s (default 100ms)")
+	fs.BoolVar(&opts.Hierarchy, "hierarchy", false, "print one level per sort key, indented (perf format; with --no-children and -g none)")
+	fs.BoolVarP(&opts.Threads, "threads", "T", false, "print perf's per-thread counter table (PERF_SAMPLE_READ values; none are read)")
+	fs.StringVarP(&opts.FieldSep, "field-separator", "t", "", "separate columns with this `character` instead of padding")
+	fs.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "use at most this many callchain entries")
+	fs.Var(negatedBool{&opts.Common.NoInline}, "inline", "add inlined-function frames to DWARF-unwound callchains (the default; --no-inline drops them)")
+	fs.Lookup("inline").NoOptDefVal = "true"
 	return cmd
 }
 
-// parseCallGraph parses perf's -g value: mode[,threshold[,order]] (the
-// parts may also come alone: "caller", "0.5").
+// mapSize returns the dso_size of a frame: the length of the mapping it
+// lies in.
+func mapSize(sym *symbolize.Symbolizer) func(f *symbolize.Frame, pid int32) uint64 {
+	return func(f *symbolize.Frame, pid int32) uint64 {
+		m, ok := sym.MappingAt(pid, f.Addr, f.Kernel)
+		if !ok {
+			return 0
+		}
+		return m.Limit - m.Start
+	}
+}
+
+// parseCallGraph parses perf's -g value as perf's
+// parse_callchain_report_opt does: mode, order, sort key, value and
+// branch words and one or two numbers (threshold, then print limit), in
+// any order.
 func parseCallGraph(s string, opts *ReportOptions) error {
+	numbers := 0
 	for _, part := range strings.Split(s, ",") {
 		part = strings.TrimSpace(part)
 		switch part {
@@ -133,8 +228,28 @@ func parseCallGraph(s string, opts *ReportOptions) error {
 		case "callee":
 			opts.Order = report.OrderCallee
 			continue
+		case "function", "nobranch":
+			continue // perf's defaults
+		case "percent":
+			opts.GraphValue = report.ValuePercent
+			continue
+		case "period":
+			opts.GraphValue = report.ValuePeriod
+			continue
+		case "count":
+			opts.GraphValue = report.ValueCount
+			continue
+		case "address":
+			opts.GraphAddress = true
+			continue
+		case "branch":
+			return fmt.Errorf("%q is not supported (no branch stacks)", part)
 		}
 		if v, err := strconv.ParseFloat(part, 64); err == nil {
+			numbers++
+			if numbers == 2 {
+				return fmt.Errorf("print limit %q is not supported", part)
+			}
 			if v < 0 || v > 100 {
 				return fmt.Errorf("threshold %v out of range", v)
 			}
@@ -158,7 +273,8 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		// perf adds a merged deferred sample to the histogram where its
 		// CALLCHAIN_DEFERRED record arrives; the entries' insertion order
 		// shapes the tree that decides lookups and ties.
-		Ordering: session.AsPerf,
+		Ordering:  session.AsPerf,
+		Symbolize: symbolize.Options{MaxStack: opts.MaxStack},
 	})
 	if err != nil {
 		return err
@@ -185,6 +301,27 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		Pipe:   p.File().Header.Pipe && format == table.Perf,
 		Compat: opts.Common.dialect(),
 		Width:  tableWidth(&opts.Common, format),
+
+		SourceLine:       p.Symbolizer().SourceLine,
+		SymbolSize:       p.Symbolizer().SymbolSize,
+		MapSize:          mapSize(p.Symbolizer()),
+		FullSourcePath:   opts.FullSourcePath,
+		Nanoseconds:      opts.Nanoseconds,
+		IPC:              opts.IPC,
+		ShowNrSamples:    opts.ShowNrSamples,
+		ShowTotalPeriod:  opts.ShowTotalPeriod,
+		Parent:           opts.Parent,
+		ExcludeOther:     opts.ExcludeOther,
+		HideUnresolved:   opts.HideUnresolved,
+		Quiet:            opts.Common.Quiet, // perf report -q: no warnings, no header comments
+		FieldSep:         opts.FieldSep,
+		MaxStack:         opts.MaxStack,
+		Relative:         opts.Relative,
+		ShowThreads:      opts.Threads,
+		TimeQuantum:      opts.TimeQuantum,
+		Hierarchy:        opts.Hierarchy,
+		CallGraphValue:   opts.GraphValue,
+		CallGraphAddress: opts.GraphAddress,
 	})
 	// perf creates the DSOs of the build-id table before reading any
 	// event; their order breaks ties between call-graph branches.
@@ -208,6 +345,13 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 	// A damaged recording still yields the report of what was read
 	// before the damage, followed by the error; an interrupt yields none.
 	readErr := p.Err()
+	if opts.Threads {
+		for _, a := range p.File().Attrs {
+			if a.SampleType&decode.SampleRead != 0 {
+				return errors.New("-T/--threads: samples with PERF_SAMPLE_READ values are not supported")
+			}
+		}
+	}
 	if readErr != nil && ctx.Err() != nil {
 		return readErr
 	}
@@ -215,6 +359,14 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		return errors.New("call graphs requested (-g) but the recording has no callchains; record with perf record -g")
 	}
 	rep.SetGroups(report.GroupsFromMeta(p.File().Attrs, p.File().Meta.GroupDesc))
+	if opts.Hierarchy {
+		if format != table.Perf {
+			return FlagErrorf("--hierarchy needs the perf format (--stdio)")
+		}
+		if why := rep.CanHierarchy(); why != "" {
+			return FlagErrorf("--hierarchy: %s", why)
+		}
+	}
 	if err := writePaged(&opts.Common, format, rep); err != nil {
 		return err
 	}

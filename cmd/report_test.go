@@ -19,6 +19,7 @@ import (
 	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/output/report"
+	"github.com/perfstitch/perfstitch/symbolize"
 )
 
 // hermeticFactory returns a factory whose environment is empty (no
@@ -45,18 +46,29 @@ func TestNewCmdReport(t *testing.T) {
 		want    ReportOptions
 		wantErr string
 	}{
-		{args: "", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
+		{args: "", want: ReportOptions{Children: true, MaxStack: symbolize.DefaultMaxStack, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
 		{args: "x.data --no-children --sort comm,dso,sym --format perf",
-			want: ReportOptions{Common: CommonOptions{Input: "x.data"}, Format: table.Perf, FormatSet: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
+			want: ReportOptions{Common: CommonOptions{Input: "x.data"}, Format: table.Perf, FormatSet: true, MaxStack: symbolize.DefaultMaxStack, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
 		{args: "--stdio -s sym,pid -g folded,2,callee",
-			want: ReportOptions{Format: table.Perf, FormatSet: true, Children: true, CallGraph: report.CallGraphFolded, GraphLimit: 2, Order: report.OrderCallee, Sort: []report.SortKey{report.SortSym, report.SortPID}, CallGraphSet: true}},
+			want: ReportOptions{Format: table.Perf, FormatSet: true, Children: true, CallGraph: report.CallGraphFolded, MaxStack: symbolize.DefaultMaxStack, GraphLimit: 2, Order: report.OrderCallee, Sort: []report.SortKey{report.SortSym, report.SortPID}, CallGraphSet: true}},
 		{args: "-G --percent-limit 5 -g none --format json",
-			want: ReportOptions{Format: table.JSON, FormatSet: true, Children: true, CallGraph: report.CallGraphNone, GraphLimit: 5, PercentLimit: 5, Order: report.OrderCaller, Sort: report.DefaultSortKeys()}},
+			want: ReportOptions{Format: table.JSON, FormatSet: true, Children: true, CallGraph: report.CallGraphNone, MaxStack: symbolize.DefaultMaxStack, GraphLimit: 5, PercentLimit: 5, Order: report.OrderCaller, Sort: report.DefaultSortKeys()}},
 		// --children and --no-children are one option: the last wins.
-		{args: "--no-children --children", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
-		{args: "--children --no-children", want: ReportOptions{GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
-		{args: "--no-children=false", want: ReportOptions{Children: true, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
+		{args: "--no-children --children", want: ReportOptions{Children: true, MaxStack: symbolize.DefaultMaxStack, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
+		{args: "--children --no-children", want: ReportOptions{MaxStack: symbolize.DefaultMaxStack, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
+		{args: "--no-children=false", want: ReportOptions{Children: true, MaxStack: symbolize.DefaultMaxStack, GraphLimit: 0.5, Sort: report.DefaultSortKeys()}},
 		{args: "--sort bogus", wantErr: `--sort: unknown sort key "bogus"`},
+		{args: "--sort tid", wantErr: `--sort: unknown sort key "tid"`}, // perf has none either
+		{args: "--sort socket", wantErr: `--sort: sort key "socket" (perf's socket) is not supported`},
+		{args: "-s symbol,srcl,SAMP -n -q", want: ReportOptions{Children: true, MaxStack: symbolize.DefaultMaxStack, GraphLimit: 0.5,
+			Sort: []report.SortKey{report.SortSym, report.SortSrcline, report.SortSample}, IPC: true, ShowNrSamples: true}},
+		{args: "-s sym -g graph,0.5,caller,function,percent", want: ReportOptions{Children: true, MaxStack: symbolize.DefaultMaxStack, GraphLimit: 0.5,
+			Sort: []report.SortKey{report.SortSym}, Order: report.OrderCaller, CallGraphSet: true}},
+		{args: "-g graph,0.5,callee,branch", wantErr: `--call-graph: "branch" is not supported`},
+		{args: "-g graph,0.5,20", wantErr: `--call-graph: print limit "20" is not supported`},
+		{args: "--percentage most", wantErr: `--percentage: "most" is not relative or absolute`},
+		{args: "--max-stack 0", wantErr: "--max-stack must be at least 1"},
+		{args: "-t ab", wantErr: "--field-separator: perf uses one character"},
 		{args: "-g wiggly", wantErr: `--call-graph: unknown call-graph mode "wiggly"`},
 		{args: "--percent-limit lots", wantErr: `--percent-limit: "lots" is not a percentage`},
 		{args: "--format csv", wantErr: `unknown format "csv"`},

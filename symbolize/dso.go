@@ -51,6 +51,10 @@ type dso struct {
 	inlRead bool
 	// noDWARF: the symbol file has no .debug_info (set by the loader).
 	noDWARF bool
+	// stFiles maps the file offsets of the symbol file's symbols to the
+	// STT_FILE name before them (srcline's fallback); stFilesRead: read.
+	stFiles     map[uint64]string
+	stFilesRead bool
 	// cache maps a map_ip address to its symbol index (-1: none).
 	cache map[uint64]int32
 

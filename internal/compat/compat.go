@@ -91,6 +91,17 @@ type Dialect struct {
 	// and address and print as the address ("0x44d125"). Without it, as
 	// perf 6.1: they keep their symbol.
 	MergedChainsUnresolved bool
+	// SrclineAtCreation computes a row's srcline and srcfile when the row
+	// is made (perf 7.3.4's sort__srcline_init), so every row widens their
+	// columns; perf 6.1 computed them when first compared or printed,
+	// and a row whose text was not yet known when it was placed in the
+	// output order did not count in the width (and may be cut to it).
+	SrclineAtCreation bool
+	// RemainderInlined prints the remainder line of a fractal call graph
+	// (the weight of the branches below the threshold) as "[...]
+	// (inlined)"; perf 6.1 printed "[...]". Measured on
+	// testdata/srcline and c-nopie (-g fractal,callee).
+	RemainderInlined bool
 	// StatsNameWidth is the width of the record-type column of perf report
 	// --stats ("%16s" in perf 6.1, "%20s" in perf 7.3.4, where the name
 	// CALLCHAIN_DEFERRED needs 18: events_stats__fprintf in
@@ -142,6 +153,7 @@ var Perf73 = Dialect{
 	VDSOOwnCopyOnly: true, UnwindEndsAtZero: true,
 	// perf report, --stats
 	CumulativeUserLevel: true, SymCmpDSOUnsorted: true, MergedChainsUnresolved: true,
+	SrclineAtCreation: true, RemainderInlined: true,
 	StatsNameWidth: 20, StatsPipeRecordedNames: true,
 	// perf script's thread table
 	ScriptForgetsExitedThreads: true,

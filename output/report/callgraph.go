@@ -76,12 +76,17 @@ const (
 // chainEntry is one frame of a callchain as the tree compares and prints
 // it (perf's callchain_list).
 type chainEntry struct {
-	name     string // symbol name; "" if unresolved
-	ip       uint64 // absolute address as recorded
-	dsoRank  int    // stands in for perf's dso pointer order; -1 no map
-	start    uint64 // symbol start within its DSO, if resolved
-	dso      string // short DSO name, "" without a map
-	kernel   bool   // in the kernel address space
+	name    string // symbol name; "" if unresolved
+	ip      uint64 // absolute address as recorded
+	dsoRank int    // stands in for perf's dso pointer order; -1 no map
+	start   uint64 // symbol start within its DSO, if resolved
+	dso     string // short DSO name, "" without a map
+	kernel  bool   // in the kernel address space
+	keyInfo
+	// byAddr: call graphs key entries by address (-g address), and
+	// label resolved ones with their srcline (line: "" if none).
+	byAddr   bool
+	line     string
 	inlined  bool
 	resolved bool
 }
@@ -89,6 +94,12 @@ type chainEntry struct {
 // label is how perf prints a callchain entry (callchain_list__sym_name),
 // at most perfBufLen-1 bytes of it.
 func (e *chainEntry) label() string {
+	if e.resolved && e.byAddr && e.line != "" {
+		if e.inlined {
+			return e.name + " " + e.line + " (inlined)"
+		}
+		return e.name + " " + e.line
+	}
 	if e.resolved {
 		if e.inlined {
 			return clip(e.name + " (inlined)")
@@ -111,6 +122,9 @@ func hexAlt(v uint64) string {
 // DSO and symbol start, the rest by DSO and address. It returns -1 when a
 // sorts before b, 0 when they are the same frame.
 func compareEntries(a, b *chainEntry) int {
+	if a.byAddr || b.byAddr { // perf's match_chain_dso_addresses
+		return compareDSOAddr(a.dsoRank, a.ip, b.dsoRank, b.ip)
+	}
 	if a.resolved && b.resolved {
 		if a.inlined || b.inlined {
 			return strings.Compare(a.name, b.name)
@@ -304,6 +318,33 @@ type graphPrinter struct {
 	minHit   uint64
 	minFrac  float64
 	skipHead bool // the sort starts with sym: drop the first entry of a lone root
+	value    CallGraphValue
+	// remInlined: the fractal remainder reads "[...] (inlined)"
+	// (compat.Dialect.RemainderInlined).
+	remInlined bool
+}
+
+// CallGraphValue is what call graphs print for a branch (perf's -g value
+// word): its percentage, period or sample count.
+type CallGraphValue int
+
+// Call-graph values.
+const (
+	ValuePercent CallGraphValue = iota // percent of the total (perf's default)
+	ValuePeriod                        // the branch's period
+	ValueCount                         // the branch's sample count
+)
+
+// valueString is a branch's value (callchain_node__scnprintf_value);
+// hits and counts are its weight and samples.
+func (p *graphPrinter) valueString(hits, counts, total uint64) string {
+	switch p.value {
+	case ValuePeriod:
+		return strconv.FormatUint(hits, 10)
+	case ValueCount:
+		return strconv.FormatUint(counts, 10)
+	}
+	return percentString(hits, total)
 }
 
 func percentString(v, total uint64) string {
@@ -326,14 +367,14 @@ func (p *graphPrinter) print(root *chainNode, parent uint64) {
 	case CallGraphFlat:
 		for _, n := range root.flatNodes(p.minHit) {
 			p.w.WriteString("           ")
-			p.w.WriteString(percentString(n.cumulHits(), p.total))
+			p.w.WriteString(p.valueString(n.cumulHits(), n.cumulCounts(), p.total))
 			p.w.WriteByte('\n')
 			p.printFlatPath(n)
 			p.w.WriteByte('\n')
 		}
 	case CallGraphFolded:
 		for _, n := range root.flatNodes(p.minHit) {
-			p.w.WriteString(percentString(n.hit, p.total))
+			p.w.WriteString(p.valueString(n.hit, n.count, p.total))
 			p.w.WriteByte(' ')
 			var names []string
 			for x := n; x != nil; x = x.parent {
@@ -431,7 +472,14 @@ func (p *graphPrinter) printLevel(nodes []*chainNode, total uint64, depth int, m
 	if p.mode == CallGraphFractal && remaining != 0 && remaining != total {
 		newMask &^= bit(depth - 1)
 		rem := &chainNode{hit: remaining}
-		p.entryLine(rem, &chainEntry{name: "[...]", resolved: true}, depth, newMask, 0, total, margin)
+		if par := nodes[0].parent; par != nil {
+			// the samples of the branches not printed, for -g count
+			rem.count = par.childrenCount
+			for _, c := range nodes {
+				rem.count -= c.cumulCounts()
+			}
+		}
+		p.entryLine(rem, &chainEntry{name: "[...]", resolved: true, inlined: p.remInlined}, depth, newMask, 0, total, margin)
 	}
 }
 
@@ -459,7 +507,7 @@ func (p *graphPrinter) entryLine(n *chainNode, e *chainEntry, depth int, mask ui
 		}
 		if period == 0 && i == depth-1 {
 			p.w.WriteString("--")
-			p.w.WriteString(percentString(n.cumulHits(), total))
+			p.w.WriteString(p.valueString(n.cumulHits(), n.cumulCounts(), total))
 			p.w.WriteString("--")
 		} else {
 			p.w.WriteString("          ")

@@ -100,12 +100,12 @@ func TestSymComparesDSO(t *testing.T) {
 func TestCookieEntry(t *testing.T) {
 	r := New(Options{Children: true})
 	cookie := symbolize.Frame{Addr: 0xc500000002, MapAddr: 0xc500000002, DSO: "[unknown]", DSOShort: "[unknown]", Reason: symbolize.Special, Cookie: true}
-	e := r.entryOf(&cookie)
+	e := r.entryOf(&cookie, 0, false, false)
 	if e.dso != "" || e.dsoRank != -1 || e.resolved || e.label() != "0xc500000002" {
 		t.Errorf("cookie entry %+v (label %q), want no map, unresolved, label 0xc500000002", e, e.label())
 	}
 	kernel := symbolize.Frame{Addr: 0xffffffff81000000, DSO: "[kernel.kallsyms]", DSOShort: "[kernel.kallsyms]", Symbol: "do_syscall_64", Reason: symbolize.Resolved, Kernel: true}
-	if e := r.entryOf(&kernel); e.dso != "[kernel.kallsyms]" || !e.resolved {
+	if e := r.entryOf(&kernel, 0, false, false); e.dso != "[kernel.kallsyms]" || !e.resolved {
 		t.Errorf("kernel entry %+v, want resolved in [kernel.kallsyms]", e)
 	}
 }

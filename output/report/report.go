@@ -3,6 +3,7 @@ package report
 import (
 	"cmp"
 	"fmt"
+	"regexp"
 	"slices"
 	"sort"
 	"strconv"
@@ -32,7 +33,8 @@ const (
 	SortSym                 // symbol, or address when unresolved
 )
 
-var sortKeyNames = [...]string{"comm", "pid", "dso", "sym"}
+var sortKeyNames = [...]string{"comm", "pid", "dso", "sym", "parent", "cpu", "srcline", "srcfile",
+	"symbol_size", "dso_size", "time", "sample", "period"}
 
 // String returns the key's name.
 func (k SortKey) String() string {
@@ -45,22 +47,21 @@ func (k SortKey) String() string {
 // DefaultSortKeys is perf report's default sort order, comm,dso,sym.
 func DefaultSortKeys() []SortKey { return []SortKey{SortComm, SortDSO, SortSym} }
 
-// ParseSortKeys parses a comma-separated list of sort keys.
+// ParseSortKeys parses a comma-separated list of sort keys by perf's
+// names: any prefix of a name, case-insensitively, as perf takes it
+// ("sym" for symbol, "srcl" for srcline).
 func ParseSortKeys(s string) ([]SortKey, error) {
 	var keys []SortKey
 	for _, f := range strings.Split(s, ",") {
 		f = strings.TrimSpace(f)
-		found := false
-		for i, n := range sortKeyNames {
-			if f == n {
-				keys = append(keys, SortKey(i))
-				found = true
-				break
-			}
+		if f == "" {
+			continue
 		}
-		if !found {
-			return nil, fmt.Errorf("unknown sort key %q (want comm, pid, dso or sym)", f)
+		k, err := lookupSortKey(f)
+		if err != nil {
+			return nil, err
 		}
+		keys = append(keys, k)
 	}
 	if len(keys) == 0 {
 		return nil, fmt.Errorf("empty sort key list")
@@ -81,6 +82,11 @@ type Options struct {
 	// CallGraphLimit is the call-graph threshold in percent (0.5 in perf);
 	// branches lighter than this are not printed.
 	CallGraphLimit float64
+	// CallGraphAddress keys call-graph entries by address, not function
+	// (-g address), and labels them with their source line.
+	CallGraphAddress bool
+	// CallGraphValue is what call graphs print for each branch.
+	CallGraphValue CallGraphValue
 	// Order is the direction of printed chains.
 	Order CallOrder
 	// PercentLimit hides rows whose overhead (children overhead with
@@ -112,6 +118,54 @@ type Options struct {
 	// Width, if positive, is the terminal width that the table format
 	// fits (see fitTable); the other formats ignore it.
 	Width int
+
+	// SourceLine returns the source file and line of a frame
+	// ([symbolize.Symbolizer.SourceLine]), for the srcline and srcfile
+	// keys; nil gives sym+offset for every resolved address.
+	SourceLine func(f *symbolize.Frame, caller bool) (file string, line int)
+	// SymbolSize returns the size of a frame's symbol (symbol_size).
+	SymbolSize func(f *symbolize.Frame) (uint64, bool)
+	// MapSize returns the size of the mapping a frame of process pid
+	// lies in (dso_size).
+	MapSize func(f *symbolize.Frame, pid int32) uint64
+	// FullSourcePath prints source files with their path
+	// (--full-source-path), not their base name.
+	FullSourcePath bool
+	// Nanoseconds prints times with nanoseconds (--ns).
+	Nanoseconds bool
+	// IPC adds perf's IPC column ([IPCColumn]).
+	IPC bool
+	// ShowNrSamples and ShowTotalPeriod add the Samples and Period
+	// columns (-n, --show-total-period).
+	ShowNrSamples, ShowTotalPeriod bool
+	// Parent matches the names of parent symbols (-p; perf's default
+	// "^sys_|^do_page_fault" if nil and the parent key is used).
+	Parent *regexp.Regexp
+	// ExcludeOther hides rows without a parent symbol (-x).
+	ExcludeOther bool
+	// HideUnresolved drops samples whose address has no symbol (-U):
+	// they count nowhere, as in perf.
+	HideUnresolved bool
+	// FieldSep separates the columns instead of padding (-t); "" pads.
+	FieldSep string
+	// Quiet leaves out the header comments (-q).
+	Quiet bool
+	// Hierarchy prints perf's --hierarchy view in the perf format (see
+	// [Report.CanHierarchy]).
+	Hierarchy bool
+	// TimeQuantum is the slice of the time key in nanoseconds
+	// (--time-quantum); 0 means perf's 100 ms.
+	TimeQuantum uint64
+	// ShowThreads prints perf's per-thread counter table (-T), which
+	// is its header alone without PERF_SAMPLE_READ values.
+	ShowThreads bool
+	// Relative makes percentages, and the header's sample count and
+	// event count, relative to the samples the filters show
+	// (--percentage relative), not to every sample.
+	Relative bool
+	// MaxStack caps the callchain entries (--max-stack) as perf script's
+	// does; 0 means [symbolize.DefaultMaxStack].
+	MaxStack int
 }
 
 // Report aggregates samples into perf report's histogram: one section per
@@ -129,6 +183,7 @@ type Report struct {
 	LostSamples uint64
 	hasChains   bool
 	cursor      []chainEntry
+	frames      []symbolize.Frame // --max-stack's cut of a sample's frames, reused
 	cache       []*histEntry
 	tmpl        histEntry // the entry being looked up, reused
 	groups      []EventGroup
@@ -146,6 +201,9 @@ type reportSection struct {
 	nrSamples   uint64
 	totalPeriod uint64
 	chains      bool // samples of this event carry callchains
+	// shownSamples and shownPeriod count the samples no filter hides.
+	shownSamples, shownPeriod uint64
+	relative                  bool // the totals are the shown ones
 }
 
 // histEntry is one row (perf's hist_entry).
@@ -159,6 +217,15 @@ type histEntry struct {
 	resolved bool
 	inlined  bool
 	level    byte // 'k' kernel, '.' user, ...
+	cpu      int32
+	time     uint64 // sample time, cut to the time quantum
+	parent   string // parent symbol, "" for none
+	keyInfo
+	// srclineSeen, srcfileSeen: compared on that key so far, which in
+	// perf 6.1 computed it; ...Counted: it was when the row took its
+	// place in the output order, so it counts in the column width.
+	srclineSeen, srcfileSeen       bool
+	srclineCounted, srcfileCounted bool
 	// hidden: created by a sample a thread filter hides (AddHidden); not
 	// shown, though it takes part in the ordering as in perf.
 	hidden bool
@@ -243,11 +310,18 @@ func levelOf(s *decode.Sample) byte {
 	return '.'
 }
 
-func (r *Report) entryOf(f *symbolize.Frame) chainEntry {
+func (r *Report) entryOf(f *symbolize.Frame, pid int32, caller, info bool) chainEntry {
 	e := chainEntry{ip: f.Addr, dsoRank: -1, kernel: f.Kernel}
+	if info {
+		e.keyInfo = r.keyInfoOf(f, pid, caller)
+	}
 	if f.Reason != symbolize.NoMap && !f.Cookie {
 		e.dso = f.DSOShort
 		e.dsoRank = r.rank(f.DSO)
+	}
+	if r.opts.CallGraphAddress {
+		e.byAddr = true
+		e.line = r.chainSrcline(f)
 	}
 	if f.Reason == symbolize.Resolved && f.Symbol != "" {
 		e.resolved = true
@@ -273,10 +347,17 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 		return nil
 	}
 	s := ev.Sample.Sample
+	if r.opts.HideUnresolved && (ev.IP.Reason != symbolize.Resolved || ev.IP.Symbol == "") {
+		return nil // perf drops the sample before it counts anywhere
+	}
 	sec := r.section(s.Attr)
 	period := s.Period
 	sec.nrSamples++
 	sec.totalPeriod += period
+	if !hidden {
+		sec.shownSamples++
+		sec.shownPeriod += period
+	}
 	if s.Format&decode.SampleCallchain != 0 {
 		sec.chains = true
 		r.hasChains = true
@@ -284,9 +365,28 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 
 	// The callchain cursor: leaf first, then reversed for caller order.
 	r.cursor = r.cursor[:0]
-	for i := range ev.Frames {
-		r.cursor = append(r.cursor, r.entryOf(&ev.Frames[i]))
+	info := r.needsKeyInfo() && r.opts.Children
+	parent := ""
+	frames := ev.Frames
+	if limit := r.opts.MaxStack; limit > 0 {
+		// At most limit recorded entries, then the DWARF-unwound ones
+		// (the Symbolizer has capped those), as perf script does.
+		if n := len(frames) - min(max(ev.Unwound, 0), len(frames)); n > limit {
+			frames = append(append(r.frames[:0], frames[:limit]...), frames[n:]...)
+			r.frames = frames
+		}
 	}
+	for i := range frames {
+		f := &frames[i]
+		if parent == "" && r.wantParent() && f.Reason == symbolize.Resolved && f.Symbol != "" && r.parentRE().MatchString(f.Symbol) {
+			parent = f.Symbol
+		}
+		r.cursor = append(r.cursor, r.entryOf(f, s.PID, false, info))
+	}
+	if r.opts.ExcludeOther && parent == "" && r.wantParent() {
+		hidden = true
+	}
+
 	if r.callerOrder() {
 		for i, j := 0, len(r.cursor)-1; i < j; i, j = i+1, j-1 {
 			r.cursor[i], r.cursor[j] = r.cursor[j], r.cursor[i]
@@ -295,7 +395,11 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 
 	// The sampled IP: map-relative address, the sample's cpumode.
 	self := &r.tmpl
-	*self = histEntry{comm: ev.Comm, tid: s.TID, ip: ev.IP.MapAddr, level: levelOf(s), hidden: hidden}
+	*self = histEntry{comm: ev.Comm, tid: s.TID, ip: ev.IP.MapAddr, level: levelOf(s), hidden: hidden,
+		cpu: r.cpuOf(s), time: r.timeOf(s), parent: parent}
+	if r.needsKeyInfo() {
+		self.keyInfo = r.keyInfoOf(&ev.IP, s.PID, false)
+	}
 	if ev.IP.Reason != symbolize.NoMap {
 		self.dso = ev.IP.DSOShort
 	}
@@ -326,7 +430,8 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 	for i := range r.cursor {
 		c := &r.cursor[i]
 		tmpl := &r.tmpl
-		*tmpl = histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: c.dso, level: level, hidden: hidden}
+		*tmpl = histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: c.dso, level: level, hidden: hidden,
+			cpu: self.cpu, time: self.time, parent: parent, keyInfo: c.keyInfo}
 		if c.resolved || c.dsoRank >= 0 {
 			// fill_callchain_info: the node's maps decide the level;
 			// nodes without a map keep the one before.
@@ -480,6 +585,12 @@ func compareKeys(a, b *histEntry, keys []SortKey, output, symDSO bool) int {
 			} else {
 				c = compareSym(a, b, symDSO)
 			}
+		default:
+			if output {
+				c = sortExtra(a, b, k)
+			} else {
+				c, _ = compareExtra(a, b, k)
+			}
 		}
 		if c != 0 {
 			return c
@@ -527,8 +638,18 @@ func compareDSO(a, b *histEntry) int {
 	return strings.Compare(a.dso, b.dso)
 }
 
+// settle makes the section's totals the shown ones with
+// Options.Relative, once.
+func (r *Report) settle(s *reportSection) {
+	if r.opts.Relative && !s.relative {
+		s.relative = true
+		s.nrSamples, s.totalPeriod = s.shownSamples, s.shownPeriod
+	}
+}
+
 // sortedEntries returns the section's rows in perf's output order.
 func (r *Report) sortedEntries(s *reportSection) []*histEntry {
+	r.settle(s)
 	s.collapse(r.opts.Sort, r.opts.Compat)
 	return r.outputOrder(s.entries.Values(), s.chains, func(a, b *histEntry) int { return cmp.Compare(a.self, b.self) })
 }
@@ -543,7 +664,8 @@ func (r *Report) outputOrder(rows []*histEntry, chains bool, compareSelf func(a,
 	caller := r.callerOrder()
 	graphs := r.opts.CallGraph != CallGraphNone // perf: symbol_conf.use_callchain
 	okeys := r.outputKeys()
-	return shown(rbtree.Order(rows, func(a, b *histEntry) bool {
+	var t rbtree.Tree[*histEntry]
+	less := func(a, b *histEntry) bool {
 		if children {
 			if a.acc != b.acc {
 				return a.acc > b.acc
@@ -558,7 +680,12 @@ func (r *Report) outputOrder(rows []*histEntry, chains bool, compareSelf func(a,
 			return c > 0
 		}
 		return compareOutput(a, b, okeys) < 0
-	}))
+	}
+	for _, he := range rows {
+		t.Insert(he, less)
+		he.srclineCounted, he.srcfileCounted = he.srclineSeen, he.srcfileSeen
+	}
+	return shown(t.Values())
 }
 
 // outputKeys are the sort keys of the output order: perf skips an elided

@@ -64,6 +64,12 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 	} else {
 		cols = append(cols, column{header: "Overhead", width: 8, right: true, text: pct(func(he *histEntry) uint64 { return he.self })})
 	}
+	if r.opts.ShowNrSamples {
+		cols = append(cols, samplesColumn())
+	}
+	if r.opts.ShowTotalPeriod {
+		cols = append(cols, periodColumn())
+	}
 	commW, pidW, dsoW, symW := len("Command"), len(pidHeader), len("Shared Object"), len("Symbol")
 	unresolved := false
 	for _, he := range rows {
@@ -103,7 +109,12 @@ func (r *Report) columns(s *reportSection, rows []*histEntry) []column {
 			cols = append(cols, column{header: "Shared Object", width: dsoW, pad: true, text: (*histEntry).dsoText})
 		case SortSym:
 			cols = append(cols, column{header: "Symbol", width: symW, text: (*histEntry).symText})
+		default:
+			cols = append(cols, r.extraColumn(k, rows))
 		}
+	}
+	if r.opts.IPC {
+		cols = append(cols, column{header: "IPC   [IPC Coverage]", width: 20, pad: true, text: func(*histEntry) string { return "-      -" }})
 	}
 	return cols
 }
@@ -174,17 +185,23 @@ func clip(s string) string { return s[:min(len(s), perfBufLen-1)] }
 // WritePerf prints the report as perf report --stdio prints it.
 func (r *Report) WritePerf(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	bw.WriteString("# To display the perf.data header info, please use --header/--header-only options.\n#\n")
+	// -q: perf leaves out every comment line, the column headers included.
+	out := bw
+	if r.opts.Quiet {
+		out = bufio.NewWriter(io.Discard)
+	}
+	out.WriteString("# To display the perf.data header info, please use --header/--header-only options.\n#\n")
 	for _, k := range r.opts.Sort {
 		if r.filterNamesOne(k) {
-			bw.WriteString("# " + elideNames[k] + ": " + r.opts.Only[k] + "\n")
+			out.WriteString("# " + elideNames[k] + ": " + r.opts.Only[k] + "\n")
 		}
 	}
-	bw.WriteString("#\n# Total Lost Samples: " + strconv.FormatUint(r.LostSamples, 10) + "\n#\n")
+	out.WriteString("#\n# Total Lost Samples: " + strconv.FormatUint(r.LostSamples, 10) + "\n#\n")
 	for _, s := range r.sections {
 		if s.nrSamples == 0 {
 			continue
 		}
+		r.settle(s) // after: a section whose samples are all hidden is printed
 		switch g, member := r.groupOf(s.attr); {
 		case member:
 			continue // printed in its leader's section
@@ -192,30 +209,56 @@ func (r *Report) WritePerf(w io.Writer) error {
 			r.writePerfGroup(bw, g)
 		default:
 			n, unit := convertUnit(s.nrSamples)
-			bw.WriteString("# Samples: " + strconv.FormatUint(n, 10) + string(unit))
-			bw.WriteString(" of event '" + s.name + "'\n")
-			bw.WriteString("# Event count (approx.): " + strconv.FormatUint(s.totalPeriod, 10) + "\n#\n")
+			out.WriteString("# Samples: " + strconv.FormatUint(n, 10) + string(unit))
+			out.WriteString(" of event '" + s.name + "'\n")
+			out.WriteString("# Event count (approx.): " + strconv.FormatUint(s.totalPeriod, 10) + "\n#\n")
 			rows := r.sortedEntries(s)
-			r.writeRows(bw, s, rows, r.columns(s, rows))
+			if r.opts.Hierarchy {
+				r.writeHierarchy(bw, s, rows)
+			} else {
+				r.writeRows(bw, s, rows, r.columns(s, rows))
+			}
 		}
 		bw.WriteString("\n\n")
 	}
-	bw.WriteString("#\n# (" + perfTip + ")\n#\n")
+	out.WriteString("#\n# (" + perfTip + ")\n#\n")
+	if r.opts.ShowThreads {
+		// perf's per-thread table of PERF_SAMPLE_READ values: its
+		// header alone for a recording without them (-q keeps it).
+		bw.WriteString("# PID  TID\n")
+	}
 	return bw.Flush()
 }
 
 // writeRows prints the column headers, then each row and its call graph.
 func (r *Report) writeRows(bw *bufio.Writer, s *reportSection, rows []*histEntry, cols []column) {
+	r.writeHeaders(bw, cols)
+	r.writeBody(bw, s, rows, cols)
+}
+
+// writeHeaders prints the column headers (none with -q).
+func (r *Report) writeHeaders(bw *bufio.Writer, cols []column) {
+	if r.opts.Quiet {
+		return
+	}
+	sep := "  "
+	if r.opts.FieldSep != "" {
+		sep = r.opts.FieldSep
+	}
 	bw.WriteString("# ")
 	for i, c := range cols {
 		if i > 0 {
-			bw.WriteString("  ")
+			bw.WriteString(sep)
 		}
 		h := padRight(c.header, c.width)
 		if c.right {
 			h = padLeft(c.header, c.width)
 		}
 		bw.WriteString(clip(h))
+	}
+	if r.opts.FieldSep != "" {
+		bw.WriteByte('\n') // no dotted line with a separator
+		return
 	}
 	bw.WriteString("\n# ")
 	for i, c := range cols {
@@ -225,13 +268,23 @@ func (r *Report) writeRows(bw *bufio.Writer, s *reportSection, rows []*histEntry
 		bw.WriteString(strings.Repeat(".", c.width))
 	}
 	bw.WriteString("\n#\n")
+}
 
+// writeBody prints each row and its call graph.
+func (r *Report) writeBody(bw *bufio.Writer, s *reportSection, rows []*histEntry, cols []column) {
 	gp := r.graphPrinter(bw, s)
 	for _, he := range rows {
 		if r.rowPercent(he, s.totalPeriod) < r.opts.PercentLimit {
 			continue
 		}
 		for i, c := range cols {
+			if r.opts.FieldSep != "" {
+				if i > 0 {
+					bw.WriteString(r.opts.FieldSep)
+				}
+				bw.WriteString(r.sepText(c, he, i == len(cols)-1))
+				continue
+			}
 			bw.WriteString("  ")
 			t := c.text(he)
 			if i < len(cols)-1 || c.pad {
@@ -258,11 +311,13 @@ func (r *Report) graphPrinter(bw *bufio.Writer, s *reportSection) *graphPrinter 
 	}
 	limit := r.opts.CallGraphLimit
 	return &graphPrinter{
-		w:        bw,
-		mode:     r.opts.CallGraph,
-		total:    s.totalPeriod,
-		minHit:   uint64(float64(s.totalPeriod) * (limit / 100)),
-		minFrac:  limit / 100,
-		skipHead: len(r.opts.Sort) > 0 && r.opts.Sort[0] == SortSym,
+		value:      r.opts.CallGraphValue,
+		remInlined: r.opts.Compat.RemainderInlined,
+		w:          bw,
+		mode:       r.opts.CallGraph,
+		total:      s.totalPeriod,
+		minHit:     uint64(float64(s.totalPeriod) * (limit / 100)),
+		minFrac:    limit / 100,
+		skipHead:   len(r.opts.Sort) > 0 && r.opts.Sort[0] == SortSym,
 	}
 }

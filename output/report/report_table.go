@@ -24,6 +24,7 @@ func (r *Report) WriteTable(w io.Writer) error {
 		if s.nrSamples == 0 {
 			continue
 		}
+		r.settle(s) // after: a section whose samples are all hidden is printed
 		if !first {
 			bw.WriteByte('\n')
 		}
@@ -153,6 +154,7 @@ func (r *Report) JSON() *JSON {
 		if s.nrSamples == 0 {
 			continue
 		}
+		r.settle(s) // after: a section whose samples are all hidden is printed
 		ev := EventJSON{Event: s.name, Samples: s.nrSamples, EventCount: s.totalPeriod, Rows: []RowJSON{}}
 		graph := r.opts.CallGraph != CallGraphNone && s.chains
 		if graph {
