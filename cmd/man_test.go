@@ -1,12 +1,15 @@
 package cmd
 
 import (
+	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
 	"github.com/perfstitch/perfstitch/internal/iostreams"
 	"github.com/perfstitch/perfstitch/internal/mangen"
+	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
 
 // TestManPagesCurrent fails when docs/man no longer matches the command
@@ -59,5 +62,25 @@ func TestGenMan(t *testing.T) {
 	}
 	if _, ok := pages["perfstitch-gen-man.1"]; ok {
 		t.Error("the hidden gen-man command has a page")
+	}
+}
+
+// TestManPagesPackaged: nfpm expands no globs for the RPM's doc files, so
+// .goreleaser.yaml lists every man page by name; a page missing there
+// would be left out of the RPM (release-check.sh would catch it, but
+// only when it is run).
+func TestManPagesPackaged(t *testing.T) {
+	cfg, err := os.ReadFile(filepath.Join(testfixture.ModuleRoot(t), ".goreleaser.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	pages, err := filepath.Glob(filepath.Join(testfixture.ModuleRoot(t), "docs", "man", "*.1"))
+	if err != nil || len(pages) == 0 {
+		t.Fatalf("no man pages: %v", err)
+	}
+	for _, p := range pages {
+		if entry := "src: manpages/" + filepath.Base(p) + ".gz"; !strings.Contains(string(cfg), entry) {
+			t.Errorf(".goreleaser.yaml lacks %q (the RPM's man page list)", entry)
+		}
 	}
 }
