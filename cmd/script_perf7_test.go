@@ -24,6 +24,9 @@ type perf7Run struct {
 	// default time order: the output must hold the golden's sample
 	// blocks (see sameBlocks) in sample time order.
 	byTime bool
+	// orElse is the golden to compare with when golden is absent (perf's
+	// --no-inline goldens are kept only where they differ from script.txt).
+	orElse string
 }
 
 // perf7CorpusRuns are the perf7/ goldens of every ../shared/corpus case
@@ -33,6 +36,7 @@ var perf7CorpusRuns = []perf7Run{
 	{golden: "perf7/script-nocallchain.txt", args: []string{"-G"}},
 	{golden: "perf7/script-F.txt", args: []string{"-F", "comm,pid,tid,cpu,time,event,ip,sym,symoff,dso,period"}},
 	{golden: "perf7/script-events.txt", args: []string{"-G", "--show-task-events", "--show-mmap-events"}},
+	{golden: "perf7/script-noinline.txt", args: []string{"--no-inline"}, orElse: "perf7/script.txt"},
 	{golden: "perf7/deferred-upstream.script-nomerge.txt", args: []string{"--no-merge-callchains"}, data: "perf7/deferred-upstream.data"},
 	{golden: "perf7/deferred-upstream.script.txt", args: []string{"--ordering", "perf"}, data: "perf7/deferred-upstream.data"},
 	{golden: "perf7/deferred-upstream.script.txt", data: "perf7/deferred-upstream.data", byTime: true},
@@ -50,6 +54,8 @@ var perf7KernelRuns = []perf7Run{
 	{golden: "script-G.txt", args: []string{"-G", "--ordering", "perf"}},
 	{golden: "script-G.txt", args: []string{"-G"}, byTime: true},
 	{golden: "script-nomerge.txt", args: []string{"--no-merge-callchains"}},
+	{golden: "script-noinline.txt", args: []string{"--no-inline", "--ordering", "perf"}, orElse: "script.txt"},
+	{golden: "script-noinline.txt", args: []string{"--no-inline"}, byTime: true, orElse: "script.txt"},
 }
 
 // perf7Symbols marks the goldens that differ from perfstitch only in the
@@ -138,6 +144,9 @@ func checkPerf7(t *testing.T, key, dir, symfs, kallsyms string, r perf7Run, norm
 	}
 	t.Run(name, func(t *testing.T) {
 		want, err := os.ReadFile(filepath.Join(dir, r.golden))
+		if os.IsNotExist(err) && r.orElse != "" {
+			want, err = os.ReadFile(filepath.Join(dir, r.orElse))
+		}
 		if os.IsNotExist(err) {
 			t.Skip("no such golden")
 		}
