@@ -103,25 +103,10 @@ func (s *Stitcher) feedArrival(r decode.Record, seq uint64) bool {
 			s.stats.NoRecordNoTID++
 			state = NoRecord
 		default:
-			e := s.alloc()
-			rec.CopyTo(&e.buf)
-			e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
-			e.klen = klen
-			e.tid = sampleTID(rec)
+			e := s.deferred(rec, abi, cookie, klen)
 			s.hold(e, seq)
-			if s.early != nil && abi == decode.DeferredCookie {
-				if ips, ok := s.early[cookie]; ok {
-					// Its thread-less record came first (Options.CookieOnly).
-					s.join(e, ips)
-					s.stats.CookieOnlyStitched++
-					return false
-				}
-			}
-			wl := s.waitList(e.tid, true)
-			wl.add(e)
-			s.npending++
-			if s.npending > s.stats.PendingHighWater {
-				s.stats.PendingHighWater = s.npending
+			if !s.joinEarly(e) {
+				s.wait(e)
 			}
 			return false
 		}
@@ -130,13 +115,7 @@ func (s *Stitcher) feedArrival(r decode.Record, seq uint64) bool {
 		s.ev = Event{Sample: &s.cur}
 		return true
 	case *decode.CallchainDeferred:
-		if s.opts.NoMerge {
-			s.stats.Records[rec.ABI%3]++
-			s.ev = Event{Record: r}
-			return true
-		}
-		s.record(rec)
-		return false
+		return s.feedRecord(r, rec)
 	case *decode.Exit:
 		if s.opts.Order == ArrivalOrder && !s.opts.NoMerge {
 			if wl := s.pending[rec.TID]; wl != nil && len(wl.e) > 0 {

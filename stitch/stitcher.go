@@ -295,36 +295,14 @@ func (s *Stitcher) feed(r decode.Record) bool {
 			s.push(e)
 			return false
 		}
-		e := s.alloc()
-		rec.CopyTo(&e.buf)
-		e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
-		e.klen = klen
-		e.tid = sampleTID(rec)
-		if s.early != nil && abi == decode.DeferredCookie {
-			if ips, ok := s.early[cookie]; ok {
-				// Its thread-less record came first (Options.CookieOnly).
-				s.join(e, ips)
-				s.stats.CookieOnlyStitched++
-				s.push(e)
-				return false
-			}
-		}
-		wl := s.waitList(e.tid, true)
-		wl.add(e)
-		s.npending++
-		if s.npending > s.stats.PendingHighWater {
-			s.stats.PendingHighWater = s.npending
+		e := s.deferred(rec, abi, cookie, klen)
+		if !s.joinEarly(e) {
+			s.wait(e)
 		}
 		s.push(e)
 		return false
 	case *decode.CallchainDeferred:
-		if s.opts.NoMerge {
-			s.stats.Records[rec.ABI%3]++
-			s.ev = Event{Record: r}
-			return true
-		}
-		s.record(rec)
-		return false
+		return s.feedRecord(r, rec)
 	case *decode.Exit:
 		if !s.opts.NoMerge {
 			s.release(rec.TID, causeExit)
@@ -339,6 +317,54 @@ func (s *Stitcher) feed(r decode.Record) bool {
 	e.ready = true
 	s.push(e)
 	return false
+}
+
+// feedRecord takes a deferred callchain record, the same in both delivery
+// orders: delivered as it is under Options.NoMerge, else matched against
+// the waiting samples and consumed.
+func (s *Stitcher) feedRecord(r decode.Record, rec *decode.CallchainDeferred) bool {
+	if s.opts.NoMerge {
+		s.stats.Records[rec.ABI%3]++
+		s.ev = Event{Record: r}
+		return true
+	}
+	s.record(rec)
+	return false
+}
+
+// deferred copies a sample that waits for its user callchain into a new
+// entry.
+func (s *Stitcher) deferred(rec *decode.Sample, abi decode.DeferredABI, cookie uint64, klen int) *entry {
+	e := s.alloc()
+	rec.CopyTo(&e.buf)
+	e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
+	e.klen = klen
+	e.tid = sampleTID(rec)
+	return e
+}
+
+// joinEarly stitches e at once when its thread-less record came first
+// (Options.CookieOnly), and reports whether it did.
+func (s *Stitcher) joinEarly(e *entry) bool {
+	if s.early == nil || e.smp.ABI != decode.DeferredCookie {
+		return false
+	}
+	ips, ok := s.early[e.smp.Cookie]
+	if !ok {
+		return false
+	}
+	s.join(e, ips)
+	s.stats.CookieOnlyStitched++
+	return true
+}
+
+// wait puts e on its thread's wait list.
+func (s *Stitcher) wait(e *entry) {
+	s.waitList(e.tid, true).add(e)
+	s.npending++
+	if s.npending > s.stats.PendingHighWater {
+		s.stats.PendingHighWater = s.npending
+	}
 }
 
 // classify reports whether sample r deferred its user callchain, in which
