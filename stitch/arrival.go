@@ -41,9 +41,7 @@ func (s *Stitcher) nextArrival() bool {
 			s.releaseAll(causeEnd)
 			continue
 		}
-		if !s.src.Next() {
-			s.srcDone = true
-			s.err = s.src.Err()
+		if !s.pull() {
 			continue
 		}
 		seq := s.seq

@@ -228,15 +228,24 @@ func (s *Stitcher) Next() bool {
 			s.releaseAll(causeEnd)
 			continue
 		}
-		if !s.src.Next() {
-			s.srcDone = true
-			s.err = s.src.Err()
+		if !s.pull() {
 			continue
 		}
 		if s.feed(s.src.Record()) {
 			return true
 		}
 	}
+}
+
+// pull advances the source, and at its end records that it ended and
+// why (s.srcDone, s.err); it reports whether a record was read.
+func (s *Stitcher) pull() bool {
+	if s.src.Next() {
+		return true
+	}
+	s.srcDone = true
+	s.err = s.src.Err()
+	return false
 }
 
 // Event returns the current event. It is valid until the next call to
