@@ -3,6 +3,7 @@ package symbolize
 import (
 	"debug/dwarf"
 	"debug/elf"
+	"iter"
 	"strings"
 
 	"github.com/perfstitch/perfstitch/internal/elfsafe"
@@ -169,11 +170,7 @@ func (in *inlineInfo) containing(r *dwarf.Reader, off dwarf.Offset, pc uint64, f
 	r.Seek(off)
 	var open []int // containing functions whose children are being read
 	depth := 0
-	for steps := 0; steps < 1<<22; steps++ {
-		e, err := r.Next()
-		if err != nil || e == nil {
-			break
-		}
+	for steps, e := range dies(r) {
 		if e.Tag == 0 {
 			depth--
 			if depth <= 0 {
@@ -245,6 +242,22 @@ func (in *inlineInfo) chainNames(fns []inlineFunc, cu *dwarf.Entry, pc uint64) [
 	return out
 }
 
+// maxDIESteps bounds the entries one walk of a unit reads.
+const maxDIESteps = 1 << 22
+
+// dies yields the entries r reads next with their step number, until the
+// unit's data ends, fails or maxDIESteps entries have been read.
+func dies(r *dwarf.Reader) iter.Seq2[int, *dwarf.Entry] {
+	return func(yield func(int, *dwarf.Entry) bool) {
+		for steps := 0; steps < maxDIESteps; steps++ {
+			e, err := r.Next()
+			if err != nil || e == nil || !yield(steps, e) {
+				return
+			}
+		}
+	}
+}
+
 // unmangledLanguage reports whether binutils takes a DW_AT_name of the
 // unit's language as a linkage name (dwarf2.c mangle_style 0: C, Fortran,
 // Cobol, Pascal, Objective C, assembler, ...), so that no ELF name
@@ -295,11 +308,7 @@ func (in *inlineInfo) cuFuncs(off dwarf.Offset, r *dwarf.Reader) []dwarfFunc {
 	}
 	var fns []dwarfFunc
 	depth := 0
-	for steps := 0; steps < 1<<22; steps++ {
-		e, err := r.Next()
-		if err != nil || e == nil {
-			break
-		}
+	for _, e := range dies(r) {
 		if e.Tag == 0 {
 			depth--
 			if depth < 0 {
