@@ -19,16 +19,6 @@ import (
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
 
-// goTool returns the go command, skipping the test without one.
-func goTool(t *testing.T) string {
-	t.Helper()
-	g, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("go command not found: %v", err)
-	}
-	return g
-}
-
 // writeProfile runs perfstitch script --format pprof -o into a temporary
 // file and checks that pprof's own parser accepts it.
 func writeProfile(t *testing.T, args ...string) string {
@@ -117,7 +107,7 @@ func reportSelf(t *testing.T, out []byte) (events []string, self map[string]map[
 // compared with --no-inline, and also without it when it has no inline
 // frames.
 func TestScriptPprofCorpus(t *testing.T) {
-	gocmd := goTool(t)
+	gocmd := testfixture.Tool(t, "go")
 	for _, c := range testfixture.Corpus(t) {
 		for _, noInline := range []bool{true, false} {
 			name := c.Name
@@ -213,7 +203,7 @@ func hasInlineFrames(t *testing.T, path string) bool {
 // TestScriptPprofTraces pins what `go tool pprof -traces` shows of the
 // profile of testdata/fp, and the profile's labels and mappings with it.
 func TestScriptPprofTraces(t *testing.T) {
-	gocmd := goTool(t)
+	gocmd := testfixture.Tool(t, "go")
 	fp := testfixture.Testdata(t, "fp")
 	prof := writeProfile(t, "--symfs", filepath.Join(fp, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms"), filepath.Join(fp, "perf.data"))
 	out, err := exec.Command(gocmd, "tool", "pprof", "-traces", prof).CombinedOutput()
