@@ -162,11 +162,8 @@ func (s *Stitcher) capSpan() {
 		if front.ready || front.rec != nil || s.seq-front.seq <= uint64(s.opts.MaxPending) {
 			return
 		}
-		wl := s.pending[front.tid]
-		if wl == nil || len(wl.e) == 0 || wl.e[0] != front {
-			return // cannot happen: the front is its thread's oldest
+		if !s.capFront(front) {
+			return
 		}
-		s.noRecord(front, causeCap)
-		wl.dropFront()
 	}
 }

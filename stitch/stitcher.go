@@ -612,12 +612,19 @@ func (s *Stitcher) push(e *entry) {
 	if front.ready || front.rec != nil {
 		return
 	}
+	s.capFront(front)
+}
+
+// capFront delivers front, the oldest waiting sample, without user part
+// because Options.MaxPending is exceeded, and reports whether it did.
+func (s *Stitcher) capFront(front *entry) bool {
 	wl := s.pending[front.tid]
 	if wl == nil || len(wl.e) == 0 || wl.e[0] != front {
-		return // cannot happen: the front is its thread's oldest
+		return false // cannot happen: the front is its thread's oldest
 	}
 	s.noRecord(front, causeCap)
 	wl.dropFront()
+	return true
 }
 
 func (s *Stitcher) deliver(e *entry) {
