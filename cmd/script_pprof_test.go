@@ -32,7 +32,16 @@ func writeProfile(t *testing.T, args ...string) string {
 	if stdout.Len() != 0 {
 		t.Errorf("-o: %d bytes on standard output", stdout.Len())
 	}
-	r, err := os.Open(out)
+	if err := readProfile(t, out).CheckValid(); err != nil {
+		t.Fatalf("CheckValid: %v", err)
+	}
+	return out
+}
+
+// readProfile parses the pprof profile at path.
+func readProfile(t *testing.T, path string) *profile.Profile {
+	t.Helper()
+	r, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -41,10 +50,7 @@ func writeProfile(t *testing.T, args ...string) string {
 	if err != nil {
 		t.Fatalf("profile.Parse: %v", err)
 	}
-	if err := p.CheckValid(); err != nil {
-		t.Fatalf("CheckValid: %v", err)
-	}
-	return out
+	return p
 }
 
 var (
@@ -183,16 +189,7 @@ func comparePprofReport(t *testing.T, gocmd string, c testfixture.CorpusCase, no
 
 // hasInlineFrames reports whether a mapping of the profile has them.
 func hasInlineFrames(t *testing.T, path string) bool {
-	r, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	p, err := profile.Parse(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range p.Mapping {
+	for _, m := range readProfile(t, path).Mapping {
 		if m.HasInlineFrames {
 			return true
 		}
@@ -219,16 +216,7 @@ func TestScriptPprofFilters(t *testing.T) {
 	fp := testfixture.Testdata(t, "fp")
 	common := []string{"--symfs", filepath.Join(fp, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms"), filepath.Join(fp, "perf.data")}
 	count := func(extra ...string) (samples int64, maxDepth int) {
-		r, err := os.Open(writeProfile(t, append(extra, common...)...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		p, err := profile.Parse(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range p.Sample {
+		for _, s := range readProfile(t, writeProfile(t, append(extra, common...)...)).Sample {
 			samples += s.Value[0]
 			maxDepth = max(maxDepth, len(s.Location))
 		}
@@ -264,15 +252,7 @@ func TestScriptPprofSourceLines(t *testing.T) {
 	if c.Name == "" {
 		t.Skip("corpus case dwarf absent")
 	}
-	r, err := os.Open(writeProfile(t, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	p, err := profile.Parse(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := readProfile(t, writeProfile(t, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data))
 	got := map[string]string{}
 	for _, l := range p.Location {
 		for i, ln := range l.Line {
