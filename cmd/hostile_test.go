@@ -91,7 +91,7 @@ func runHostile(t testing.TB, data []byte, args ...string) (ExitCode, string, st
 	if err := os.WriteFile(path, data, 0o644); err != nil {
 		t.Fatal(err)
 	}
-	f, out, errOut := hermeticFactory()
+	f, out, errOut := testFactory()
 	code := Run(context.Background(), f, append([]string{"script", "-i", path}, args...))
 	return code, out.String(), errOut.String()
 }
@@ -169,7 +169,7 @@ func TestHostileBombs(t *testing.T) {
 			if err := os.WriteFile(path, tt.data, 0o644); err != nil {
 				t.Fatal(err)
 			}
-			f, _, errBuf := hermeticFactory()
+			f, _, errBuf := testFactory()
 			var cnt sampleCounter
 			f.IO.Out = &cnt
 			var code ExitCode
@@ -216,7 +216,7 @@ func BenchmarkHostileBombs(b *testing.B) {
 			b.ReportAllocs()
 			var heap uint64
 			for b.Loop() {
-				f, _, _ := hermeticFactory()
+				f, _, _ := testFactory()
 				f.IO.Out = &sampleCounter{}
 				heap = max(heap, peakHeap(func() {
 					Run(context.Background(), f, append([]string{"script", "-i", path, "-F", "tid,time"}, c.args...))
@@ -262,7 +262,7 @@ func TestHostileSources(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, out, errOut := hermeticFactory()
+			f, out, errOut := testFactory()
 			code := Run(context.Background(), f, append([]string{"script", "-i", data}, tt.args...))
 			if code != tt.code || !strings.Contains(errOut.String(), tt.stderr) {
 				t.Errorf("exit %d, want %d; stderr lacks %q:\n%s", code, tt.code, tt.stderr, errOut)
@@ -286,7 +286,7 @@ func TestHostileStatsCount(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, c := range []struct{ format, want string }{{"table", "\nwarnings: 2 ("}, {"json", `"warnings":2`}} {
-		f, out, errOut := hermeticFactory()
+		f, out, errOut := testFactory()
 		if code := Run(context.Background(), f, []string{"stats", "-i", path, "--format", c.format}); code != ExitOK {
 			t.Fatalf("exit %d: %s", code, errOut)
 		}

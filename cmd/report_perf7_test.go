@@ -82,10 +82,8 @@ func TestPerf7Summaries(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	root := filepath.Join(shared, "kernel")
-	cases, _ := filepath.Glob(filepath.Join(root, "*", "perf.data"))
-	for _, data := range cases {
-		dir := filepath.Dir(data)
+	root, dirs := kernelCases(shared)
+	for _, dir := range dirs {
 		for _, r := range perf7KernelSummaries {
 			key := filepath.Base(dir) + "/" + r.golden
 			checkPerf7Summary(t, key, dir, filepath.Join(dir, "symfs"), filepath.Join(root, "kallsyms"), r)

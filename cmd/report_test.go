@@ -1,7 +1,6 @@
 package cmd
 
 import (
-	"bytes"
 	"context"
 	"crypto/sha256"
 	"encoding/hex"
@@ -15,25 +14,17 @@ import (
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/deferralsim"
-	"github.com/perfstitch/perfstitch/internal/iostreams"
 	"github.com/perfstitch/perfstitch/internal/table"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 	"github.com/perfstitch/perfstitch/output/report"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
-// hermeticFactory returns a factory whose environment is empty (no
-// $HOME/.debug build-id cache), as the corpus goldens were made.
-func hermeticFactory() (*Factory, *bytes.Buffer, *bytes.Buffer) {
-	io, _, out, errOut := iostreams.Test()
-	return &Factory{IO: io, Getenv: func(string) string { return "" }}, out, errOut
-}
-
 // runCmd runs perfstitch with args and returns stdout, failing on a
 // non-zero exit.
 func runCmd(tb testing.TB, args ...string) string {
 	tb.Helper()
-	f, out, errOut := hermeticFactory()
+	f, out, errOut := testFactory()
 	if code := Run(context.Background(), f, args); code != ExitOK {
 		tb.Fatalf("perfstitch %s: exit %d, stderr:\n%s", strings.Join(args, " "), code, errOut)
 	}
@@ -76,21 +67,9 @@ func TestNewCmdReport(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
-			f, _, _ := hermeticFactory()
-			var got *ReportOptions
-			cmd := NewCmdReport(f, func(o *ReportOptions) error { got = o; return nil })
-			cmd.SetArgs(strings.Fields(tt.args))
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			err := cmd.Execute()
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want %q", err, tt.wantErr)
-				}
+			got := parseOptions(t, NewCmdReport, tt.args, tt.wantErr)
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got.Common.Input != tt.want.Common.Input {
 				t.Errorf("input %q, want %q", got.Common.Input, tt.want.Common.Input)
@@ -211,7 +190,7 @@ func TestReportNoCallchainError(t *testing.T) {
 	runCmd(t, base...)
 	runCmd(t, append(base, "-G")...)
 	for _, extra := range [][]string{{"-g", "flat"}, {"-g", "graph,1,caller"}} {
-		f, _, errOut := hermeticFactory()
+		f, _, errOut := testFactory()
 		if code := Run(context.Background(), f, append(base, extra...)); code != ExitError || !strings.Contains(errOut.String(), "no callchains") {
 			t.Errorf("%v: exit %d, stderr %q; want an error about missing callchains", extra, code, errOut)
 		}
@@ -223,7 +202,7 @@ func TestReportNoCallchainError(t *testing.T) {
 func TestReportDefaultFormat(t *testing.T) {
 	c := corpusCase(t, "c-nopie")
 	for _, tty := range []bool{true, false} {
-		f, out, errOut := hermeticFactory()
+		f, out, errOut := testFactory()
 		f.IO.OutIsTerminal = tty
 		args := []string{"report", "-i", c.Data, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, "-g", "none"}
 		if code := Run(context.Background(), f, args); code != ExitOK {
@@ -283,7 +262,7 @@ func TestReportTruncated(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, cmdName := range []string{"report", "stats"} {
-		f, out, errOut := hermeticFactory()
+		f, out, errOut := testFactory()
 		code := Run(context.Background(), f, []string{cmdName, "--format", "perf", "-i", path, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms})
 		if code != ExitError || errOut.Len() == 0 {
 			t.Errorf("%s: exit %d, stderr %q; want exit 1 with an error", cmdName, code, errOut)

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"math"
 	"os"
 	"strconv"
@@ -210,6 +211,71 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
 	}
+	p, err := openSession(ctx, &opts.CommonOptions, scriptSessionOptions(opts))
+	if err != nil {
+		return err
+	}
+	defer p.Close()
+
+	out := opts.IO.Out
+	if opts.Output != "" {
+		f, err := os.Create(opts.Output)
+		if err != nil {
+			return err
+		}
+		defer f.Close()
+		out = f
+	}
+	if opts.Header || opts.HeaderOnly {
+		if err := output.WriteHeader(out, p.File(), output.HeaderOptions{
+			Captured: inputMtime(&opts.CommonOptions), Compat: opts.dialect(),
+		}); err != nil {
+			return err
+		}
+		if opts.HeaderOnly {
+			return nil
+		}
+	}
+
+	if opts.Fields.Wants(output.FieldTod) {
+		if p.File().Meta.ClockData == nil {
+			//lint:ignore ST1005 perf's message, word for word
+			return errors.New("Can't provide 'tod' time, missing clock data. Please record with -k/--clockid option.")
+		}
+		return FlagErrorf("-F tod is not supported: wall-clock times from CLOCK_DATA are not printed yet")
+	}
+	sink, err := newScriptSink(opts, p, out)
+	if err != nil {
+		return err
+	}
+	rs, _ := sink.(output.RecordSink)
+	for p.Next() {
+		if ev := p.Event(); ev != nil {
+			err = sink.Add(ev)
+		} else if rs != nil {
+			err = rs.AddRecord(p.Record())
+		}
+		if err != nil {
+			sink.Flush() // joins the writer; the first error is err
+			return err
+		}
+	}
+	ferr := sink.Flush()
+	if err := p.Err(); err != nil {
+		return err
+	}
+	if ferr != nil {
+		return ferr
+	}
+	if f, ok := out.(*os.File); ok && opts.Output != "" {
+		return f.Close()
+	}
+	return nil
+}
+
+// scriptSessionOptions returns the session options of a script run:
+// the symbolization its format wants and the records it shows.
+func scriptSessionOptions(opts *ScriptOptions) session.Options {
 	so := session.Options{Symbolize: symbolize.Options{MaxStack: opts.MaxStack}, Ordering: opts.Ordering}
 	if opts.Format == output.FormatJSON {
 		// JSON is the same in every dialect: the newest dialect's
@@ -246,39 +312,12 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	if opts.NoMergeCallchains && opts.Format != output.FormatCollapsed {
 		so.Show = append(so.Show, decode.RecordTypeCallchainDeferred)
 	}
-	p, err := openSession(ctx, &opts.CommonOptions, so)
-	if err != nil {
-		return err
-	}
-	defer p.Close()
+	return so
+}
 
-	out := opts.IO.Out
-	if opts.Output != "" {
-		f, err := os.Create(opts.Output)
-		if err != nil {
-			return err
-		}
-		defer f.Close()
-		out = f
-	}
-	if opts.Header || opts.HeaderOnly {
-		if err := output.WriteHeader(out, p.File(), output.HeaderOptions{
-			Captured: inputMtime(&opts.CommonOptions), Compat: opts.dialect(),
-		}); err != nil {
-			return err
-		}
-		if opts.HeaderOnly {
-			return nil
-		}
-	}
-
-	if opts.Fields.Wants(output.FieldTod) {
-		if p.File().Meta.ClockData == nil {
-			//lint:ignore ST1005 perf's message, word for word
-			return errors.New("Can't provide 'tod' time, missing clock data. Please record with -k/--clockid option.")
-		}
-		return FlagErrorf("-F tod is not supported: wall-clock times from CLOCK_DATA are not printed yet")
-	}
+// newScriptSink returns the sink of opts.Format writing to out for the
+// session p.
+func newScriptSink(opts *ScriptOptions, p *runSession, out io.Writer) (output.Sink, error) {
 	var sink output.Sink
 	switch opts.Format {
 	case output.FormatText:
@@ -292,7 +331,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 			Compat:        opts.dialect(),
 		})
 		if err := t.CheckFields(); err != nil {
-			return err
+			return nil, err
 		}
 		sink = t
 	case output.FormatJSON:
@@ -314,31 +353,9 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	case output.FormatFlameGraph, output.FormatFlameGraphHTML:
 		sink = output.NewFlameGraph(out, opts.IO.ErrOut, p.Attrs, opts.FlameGraph)
 	default:
-		return errors.New("unknown format")
+		return nil, errors.New("unknown format")
 	}
-	rs, _ := sink.(output.RecordSink)
-	for p.Next() {
-		if ev := p.Event(); ev != nil {
-			err = sink.Add(ev)
-		} else if rs != nil {
-			err = rs.AddRecord(p.Record())
-		}
-		if err != nil {
-			sink.Flush() // joins the writer; the first error is err
-			return err
-		}
-	}
-	ferr := sink.Flush()
-	if err := p.Err(); err != nil {
-		return err
-	}
-	if ferr != nil {
-		return ferr
-	}
-	if f, ok := out.(*os.File); ok && opts.Output != "" {
-		return f.Close()
-	}
-	return nil
+	return sink, nil
 }
 
 // orderingNames are the values of --ordering, by session.Ordering.

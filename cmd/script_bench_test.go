@@ -27,8 +27,8 @@ func benchInput(b *testing.B) []string {
 	return nil
 }
 
-func benchmarkScript(b *testing.B, extra ...string) {
-	args := append(append([]string{"script"}, extra...), benchInput(b)...)
+// benchmarkRun runs perfstitch with args in a loop, output discarded.
+func benchmarkRun(b *testing.B, args []string) {
 	b.ReportAllocs()
 	for b.Loop() {
 		ios := &iostreams.IOStreams{In: nil, Out: io.Discard, ErrOut: io.Discard}
@@ -37,6 +37,11 @@ func benchmarkScript(b *testing.B, extra ...string) {
 			b.Fatalf("exit %d", code)
 		}
 	}
+}
+
+func benchmarkScript(b *testing.B, extra ...string) {
+	args := append(append([]string{"script"}, extra...), benchInput(b)...)
+	benchmarkRun(b, args)
 }
 
 func BenchmarkScriptText(b *testing.B)      { benchmarkScript(b) }
@@ -53,14 +58,7 @@ func benchmarkDeferred(b *testing.B, extra ...string) {
 	}
 	args := append([]string{"script", "--symfs", filepath.Join(dir, "c-threads", "symfs"), "--kallsyms", filepath.Join(dir, "kallsyms"),
 		filepath.Join(dir, "c-threads", "perf.data")}, extra...)
-	b.ReportAllocs()
-	for b.Loop() {
-		ios := &iostreams.IOStreams{In: nil, Out: io.Discard, ErrOut: io.Discard}
-		f := &Factory{IO: ios, Getenv: func(string) string { return "" }}
-		if code := Run(context.Background(), f, args); code != ExitOK {
-			b.Fatalf("exit %d", code)
-		}
-	}
+	benchmarkRun(b, args)
 }
 
 func BenchmarkScriptDeferredTime(b *testing.B) { benchmarkDeferred(b) }

@@ -9,17 +9,17 @@ import (
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
 
-// TestScriptSwitchEvents: --show-switch-events on testdata/switch (perf
-// record --switch-events) against perf 6.1 and perf 7.3.4; without the
-// flag the SWITCH records print nothing.
-func TestScriptSwitchEvents(t *testing.T) {
-	dir := testfixture.Testdata(t, "switch")
+// scriptGolden is a perfstitch script run, its arguments and its golden.
+type scriptGolden struct{ golden, args string }
+
+// checkScriptDialects runs perfstitch script on testdata/NAME in both
+// dialects and matches the goldens of perf 6.1 (in the folder) and perf
+// 7.3.4 (in its perf7/).
+func checkScriptDialects(t *testing.T, name string, runs []scriptGolden) {
+	t.Helper()
+	dir := testfixture.Testdata(t, name)
 	g := []string{"--symfs", filepath.Join(dir, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms"), filepath.Join(dir, "perf.data")}
-	for _, r := range []struct{ golden, args string }{
-		{"script-G.txt", "-G"},
-		{"script-switch.txt", "-G --show-switch-events"},
-		{"script-switch-task.txt", "--show-switch-events --show-task-events"},
-	} {
+	for _, r := range runs {
 		for _, d := range []struct{ compat, dir string }{{"6.1", dir}, {"7.3", filepath.Join(dir, "perf7")}} {
 			t.Run(d.compat+"/"+r.golden, func(t *testing.T) {
 				f, out, errOut := testFactory()
@@ -33,28 +33,26 @@ func TestScriptSwitchEvents(t *testing.T) {
 	}
 }
 
+// TestScriptSwitchEvents: --show-switch-events on testdata/switch (perf
+// record --switch-events) against perf 6.1 and perf 7.3.4; without the
+// flag the SWITCH records print nothing.
+func TestScriptSwitchEvents(t *testing.T) {
+	checkScriptDialects(t, "switch", []scriptGolden{
+		{"script-G.txt", "-G"},
+		{"script-switch.txt", "-G --show-switch-events"},
+		{"script-switch-task.txt", "--show-switch-events --show-task-events"},
+	})
+}
+
 // TestScriptNamespaceCgroupEvents: --show-namespace-events and
 // --show-cgroup-events on testdata/namespaces (perf record --namespaces
 // --all-cgroups) against perf 6.1 and perf 7.3.4, and the default output
 // of a file whose samples carry PERF_SAMPLE_CGROUP.
 func TestScriptNamespaceCgroupEvents(t *testing.T) {
-	dir := testfixture.Testdata(t, "namespaces")
-	g := []string{"--symfs", filepath.Join(dir, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms"), filepath.Join(dir, "perf.data")}
-	for _, r := range []struct{ golden, args string }{
+	checkScriptDialects(t, "namespaces", []scriptGolden{
 		{"script.txt", ""},
 		{"script-ns.txt", "-G --show-namespace-events --show-cgroup-events --show-task-events"},
-	} {
-		for _, d := range []struct{ compat, dir string }{{"6.1", dir}, {"7.3", filepath.Join(dir, "perf7")}} {
-			t.Run(d.compat+"/"+r.golden, func(t *testing.T) {
-				f, out, errOut := testFactory()
-				args := append(append([]string{"script", "--compat", d.compat}, splitArgs(r.args)...), g...)
-				if code := Run(context.Background(), f, args); code != ExitOK {
-					t.Fatalf("%q: exit %d: %s", args, code, errOut)
-				}
-				testfixture.MatchFile(t, filepath.Join(d.dir, r.golden), out.Bytes())
-			})
-		}
-	}
+	})
 }
 
 // TestScriptMisc: -F +misc (cpumode letters, E on exec COMMs, S/Sp on

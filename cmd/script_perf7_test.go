@@ -116,10 +116,8 @@ func TestPerf7Script(t *testing.T) {
 	if testing.Short() {
 		return
 	}
-	root := filepath.Join(shared, "kernel")
-	cases, _ := filepath.Glob(filepath.Join(root, "*", "perf.data"))
-	for _, data := range cases {
-		dir := filepath.Dir(data)
+	root, dirs := kernelCases(shared)
+	for _, dir := range dirs {
 		name := filepath.Base(dir)
 		for _, r := range perf7KernelRuns {
 			key := name + "/" + r.golden
@@ -130,6 +128,17 @@ func TestPerf7Script(t *testing.T) {
 			checkPerf7(t, key, dir, filepath.Join(dir, "symfs"), filepath.Join(root, "kallsyms"), r, perf7Symbols[key], pending)
 		}
 	}
+}
+
+// kernelCases returns the folder of the real deferred recordings in the
+// shared folder, and the folder of each of its recordings.
+func kernelCases(shared string) (root string, dirs []string) {
+	root = filepath.Join(shared, "kernel")
+	cases, _ := filepath.Glob(filepath.Join(root, "*", "perf.data"))
+	for _, data := range cases {
+		dirs = append(dirs, filepath.Dir(data))
+	}
+	return root, dirs
 }
 
 // checkPerf7 runs one perf7Run in dir (skipped when its golden is absent

@@ -19,16 +19,6 @@ import (
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
 
-// goTool returns the go command, skipping the test without one.
-func goTool(t *testing.T) string {
-	t.Helper()
-	g, err := exec.LookPath("go")
-	if err != nil {
-		t.Skipf("go command not found: %v", err)
-	}
-	return g
-}
-
 // writeProfile runs perfstitch script --format pprof -o into a temporary
 // file and checks that pprof's own parser accepts it.
 func writeProfile(t *testing.T, args ...string) string {
@@ -42,7 +32,16 @@ func writeProfile(t *testing.T, args ...string) string {
 	if stdout.Len() != 0 {
 		t.Errorf("-o: %d bytes on standard output", stdout.Len())
 	}
-	r, err := os.Open(out)
+	if err := readProfile(t, out).CheckValid(); err != nil {
+		t.Fatalf("CheckValid: %v", err)
+	}
+	return out
+}
+
+// readProfile parses the pprof profile at path.
+func readProfile(t *testing.T, path string) *profile.Profile {
+	t.Helper()
+	r, err := os.Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -51,10 +50,7 @@ func writeProfile(t *testing.T, args ...string) string {
 	if err != nil {
 		t.Fatalf("profile.Parse: %v", err)
 	}
-	if err := p.CheckValid(); err != nil {
-		t.Fatalf("CheckValid: %v", err)
-	}
-	return out
+	return p
 }
 
 var (
@@ -117,7 +113,7 @@ func reportSelf(t *testing.T, out []byte) (events []string, self map[string]map[
 // compared with --no-inline, and also without it when it has no inline
 // frames.
 func TestScriptPprofCorpus(t *testing.T) {
-	gocmd := goTool(t)
+	gocmd := testfixture.Tool(t, "go")
 	for _, c := range testfixture.Corpus(t) {
 		for _, noInline := range []bool{true, false} {
 			name := c.Name
@@ -193,16 +189,7 @@ func comparePprofReport(t *testing.T, gocmd string, c testfixture.CorpusCase, no
 
 // hasInlineFrames reports whether a mapping of the profile has them.
 func hasInlineFrames(t *testing.T, path string) bool {
-	r, err := os.Open(path)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	p, err := profile.Parse(r)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, m := range p.Mapping {
+	for _, m := range readProfile(t, path).Mapping {
 		if m.HasInlineFrames {
 			return true
 		}
@@ -213,7 +200,7 @@ func hasInlineFrames(t *testing.T, path string) bool {
 // TestScriptPprofTraces pins what `go tool pprof -traces` shows of the
 // profile of testdata/fp, and the profile's labels and mappings with it.
 func TestScriptPprofTraces(t *testing.T) {
-	gocmd := goTool(t)
+	gocmd := testfixture.Tool(t, "go")
 	fp := testfixture.Testdata(t, "fp")
 	prof := writeProfile(t, "--symfs", filepath.Join(fp, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms"), filepath.Join(fp, "perf.data"))
 	out, err := exec.Command(gocmd, "tool", "pprof", "-traces", prof).CombinedOutput()
@@ -229,16 +216,7 @@ func TestScriptPprofFilters(t *testing.T) {
 	fp := testfixture.Testdata(t, "fp")
 	common := []string{"--symfs", filepath.Join(fp, "symfs"), "--kallsyms", testfixture.Testdata(t, "kallsyms"), filepath.Join(fp, "perf.data")}
 	count := func(extra ...string) (samples int64, maxDepth int) {
-		r, err := os.Open(writeProfile(t, append(extra, common...)...))
-		if err != nil {
-			t.Fatal(err)
-		}
-		defer r.Close()
-		p, err := profile.Parse(r)
-		if err != nil {
-			t.Fatal(err)
-		}
-		for _, s := range p.Sample {
+		for _, s := range readProfile(t, writeProfile(t, append(extra, common...)...)).Sample {
 			samples += s.Value[0]
 			maxDepth = max(maxDepth, len(s.Location))
 		}
@@ -274,15 +252,7 @@ func TestScriptPprofSourceLines(t *testing.T) {
 	if c.Name == "" {
 		t.Skip("corpus case dwarf absent")
 	}
-	r, err := os.Open(writeProfile(t, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer r.Close()
-	p, err := profile.Parse(r)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := readProfile(t, writeProfile(t, "--symfs", c.Symfs, "--kallsyms", c.Kallsyms, c.Data))
 	got := map[string]string{}
 	for _, l := range p.Location {
 		for i, ln := range l.Line {

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"github.com/google/go-cmp/cmp/cmpopts"
 	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/spf13/cobra"
 
 	"github.com/perfstitch/perfstitch/internal/compat"
 	"github.com/perfstitch/perfstitch/internal/iostreams"
@@ -25,6 +26,35 @@ import (
 func testFactory() (*Factory, *bytes.Buffer, *bytes.Buffer) {
 	ios, _, out, errOut := iostreams.Test()
 	return &Factory{IO: ios, Getenv: func(string) string { return "" }}, out, errOut
+}
+
+// parseOptions builds a command with newCmd on a test factory, runs it on
+// the space-separated args with a run function that only keeps its
+// options, and returns them. With wantErr set it checks that the command
+// fails with an error containing wantErr instead and returns nil.
+func parseOptions[T any](t *testing.T, newCmd func(*Factory, func(*T) error) *cobra.Command, args, wantErr string) *T {
+	t.Helper()
+	f, _, _ := testFactory()
+	var got *T
+	cmd := newCmd(f, func(o *T) error { got = o; return nil })
+	cmd.SetArgs(strings.Fields(args))
+	cmd.SetOut(&bytes.Buffer{})
+	cmd.SetErr(&bytes.Buffer{})
+	cmd.SilenceUsage, cmd.SilenceErrors = true, true
+	err := cmd.Execute()
+	if wantErr != "" {
+		if err == nil || !strings.Contains(err.Error(), wantErr) {
+			t.Fatalf("error %v, want one containing %q", err, wantErr)
+		}
+		return nil
+	}
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got == nil {
+		t.Fatalf("%q: the run function was not called", args)
+	}
+	return got
 }
 
 func TestNewCmdScript(t *testing.T) {
@@ -67,22 +97,9 @@ func TestNewCmdScript(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			f, _, _ := testFactory()
-			var got *ScriptOptions
-			cmd := NewCmdScript(f, func(o *ScriptOptions) error { got = o; return nil })
-			cmd.SetArgs(strings.Fields(tt.args))
-			cmd.SetOut(&bytes.Buffer{})
-			cmd.SetErr(&bytes.Buffer{})
-			cmd.SilenceUsage, cmd.SilenceErrors = true, true
-			err := cmd.Execute()
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error = %v, want one containing %q", err, tt.wantErr)
-				}
+			got := parseOptions(t, NewCmdScript, tt.args, tt.wantErr)
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			opt := cmpopts.IgnoreFields(CommonOptions{}, "IO", "Getenv")
 			if diff := cmp.Diff(tt.want, *got, opt); diff != "" {

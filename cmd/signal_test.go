@@ -91,7 +91,7 @@ func TestStdinFileMode(t *testing.T) {
 		w.Close()
 	}()
 	for name, in := range map[string]*os.File{"file": file, "pipe": r} {
-		f, out, errOut := hermeticFactory()
+		f, out, errOut := testFactory()
 		f.IO.In = in
 		if code := Run(context.Background(), f, append(args, "-i", "-")); code != ExitOK {
 			t.Fatalf("%s: exit %d: %s", name, code, errOut)

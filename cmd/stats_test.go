@@ -29,21 +29,9 @@ func TestNewCmdStats(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.args, func(t *testing.T) {
-			f, _, _ := hermeticFactory()
-			var got *StatsOptions
-			cmd := NewCmdStats(f, func(o *StatsOptions) error { got = o; return nil })
-			cmd.SetArgs(strings.Fields(tt.args))
-			cmd.SetOut(new(strings.Builder))
-			cmd.SetErr(new(strings.Builder))
-			err := cmd.Execute()
-			if tt.wantErr != "" {
-				if err == nil || !strings.Contains(err.Error(), tt.wantErr) {
-					t.Fatalf("error %v, want %q", err, tt.wantErr)
-				}
+			got := parseOptions(t, NewCmdStats, tt.args, tt.wantErr)
+			if got == nil {
 				return
-			}
-			if err != nil {
-				t.Fatal(err)
 			}
 			if got.Common.Input != tt.want.Common.Input || got.Format != tt.want.Format {
 				t.Errorf("got input %q format %v, want %q %v", got.Common.Input, got.Format, tt.want.Common.Input, tt.want.Format)

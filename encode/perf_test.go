@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"encoding/binary"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -14,21 +13,6 @@ import (
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
-
-// runPerf runs the machine's perf hermetically (as the goldens were made:
-// empty environment and HOME, no config, C locale, UTC) and returns its
-// standard output.
-func runPerf(t *testing.T, perf string, args ...string) []byte {
-	t.Helper()
-	cmd := exec.Command(perf, args...)
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir(), "PERF_CONFIG=/dev/null", "LC_ALL=C", "TZ=UTC"}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("perf %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return stdout.Bytes()
-}
 
 // perfVariants are the re-encodings perf 6.1 can read (it cannot read
 // COMPRESSED2).
@@ -86,7 +70,7 @@ func checkPerfScript(t *testing.T, perf string, c perfCase, variants, events []s
 					t.Fatal(err)
 				}
 				args := append([]string{"script", "-i", path, "--symfs", c.symfs, "--kallsyms", c.kallsyms}, g.args...)
-				got := runPerf(t, perf, args...)
+				got := testfixture.RunPerf(t, perf, "", args...)
 				if !bytes.Equal(got, want) {
 					t.Errorf("perf %s differs from %s (-golden +re-encoded):\n%s", strings.Join(g.args, " "), g.golden,
 						cmp.Diff(strings.Split(string(want), "\n"), strings.Split(string(got), "\n")))
@@ -105,19 +89,10 @@ func contains(list []string, s string) bool {
 	return false
 }
 
-func lookPerf(t *testing.T) string {
-	t.Helper()
-	perf, err := exec.LookPath("perf")
-	if err != nil {
-		t.Skip("perf not installed")
-	}
-	return perf
-}
-
 // TestPerfScriptTestdata: perf script reads every re-encoded testdata
 // recording with output identical to the goldens of the original.
 func TestPerfScriptTestdata(t *testing.T) {
-	perf := lookPerf(t)
+	perf := testfixture.Tool(t, "perf")
 	for _, name := range testdataCases {
 		t.Run(name, func(t *testing.T) {
 			t.Parallel()
@@ -140,7 +115,7 @@ func TestPerfScriptCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs perf script on every corpus case")
 	}
-	perf := lookPerf(t)
+	perf := testfixture.Tool(t, "perf")
 	for _, c := range testfixture.Corpus(t) {
 		t.Run(c.Name, func(t *testing.T) {
 			t.Parallel()

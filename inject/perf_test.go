@@ -1,12 +1,10 @@
 package inject
 
 import (
-	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -17,32 +15,6 @@ import (
 	"github.com/perfstitch/perfstitch/internal/deferralsim"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
 )
-
-// lookPerf returns the machine's perf (6.1 where the goldens come from),
-// skipping the test without it.
-func lookPerf(t *testing.T) string {
-	t.Helper()
-	perf, err := exec.LookPath("perf")
-	if err != nil {
-		t.Skip("perf not installed")
-	}
-	return perf
-}
-
-// runPerf runs perf hermetically in dir (empty environment and HOME, no
-// config, C locale, UTC) and returns its standard output.
-func runPerf(t *testing.T, perf, dir string, args ...string) []byte {
-	t.Helper()
-	cmd := exec.Command(perf, args...)
-	cmd.Dir = dir
-	cmd.Env = []string{"PATH=/usr/bin:/bin", "HOME=" + t.TempDir(), "PERF_CONFIG=/dev/null", "LC_ALL=C", "TZ=UTC"}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("perf %s: %v\n%s", strings.Join(args, " "), err, stderr.String())
-	}
-	return stdout.Bytes()
-}
 
 // tipLine is perf report's last line, a random tip unless tips.txt is
 // hidden (as it was for the goldens, by a mount this test cannot make).
@@ -90,7 +62,7 @@ func (c perfCheck) problems(t *testing.T, perf string) []string {
 		probs = append(probs, fmt.Sprintf("%d samples unstitched, want %d", got, want))
 	}
 	g := []string{"--symfs", c.symfs, "--kallsyms", c.kallsyms}
-	got := runPerf(t, perf, c.dir, append([]string{"script", "-i", out}, g...)...)
+	got := testfixture.RunPerf(t, perf, c.dir, append([]string{"script", "-i", out}, g...)...)
 	want, err := os.ReadFile(c.script)
 	if err != nil {
 		t.Fatal(err)
@@ -101,7 +73,7 @@ func (c perfCheck) problems(t *testing.T, perf string) []string {
 	if c.report == "" {
 		return probs
 	}
-	got = runPerf(t, perf, c.dir, append([]string{"report", "-i", out, "--stdio", "--no-children", "--sort", "comm,dso,sym"}, g...)...)
+	got = testfixture.RunPerf(t, perf, c.dir, append([]string{"report", "-i", out, "--stdio", "--no-children", "--sort", "comm,dso,sym"}, g...)...)
 	if want, err = os.ReadFile(c.report); err != nil {
 		t.Fatal(err)
 	}
@@ -201,7 +173,7 @@ func TestPerfReadsInjectedCorpus(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs perf on every deferred corpus recording")
 	}
-	perf := lookPerf(t)
+	perf := testfixture.Tool(t, "perf")
 	for _, c := range testfixture.Corpus(t) {
 		files, _ := filepath.Glob(filepath.Join(c.Dir, "perf7", "deferred-*.data"))
 		for _, data := range files {
@@ -271,7 +243,7 @@ func simulate(t *testing.T, path string, opts deferralsim.Options) (string, *def
 // their user part), and for each recording itself, injected without
 // anything to stitch, the same as well.
 func TestPerfReadsInjectedSimulation(t *testing.T) {
-	perf := lookPerf(t)
+	perf := testfixture.Tool(t, "perf")
 	for _, name := range testdataCases {
 		dir := testfixture.Testdata(t, name)
 		pc := perfCheck{data: filepath.Join(dir, "perf.data"), dir: dir, symfs: "symfs",

@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/perfstitch/perfstitch/internal/diag"
 )
 
 // The script and style of the graph, shared by the SVG and the HTML page.
@@ -258,27 +260,7 @@ func frameTitle(name string, count, total uint64, root bool) string {
 		}
 		pct = strconv.FormatFloat(p, 'f', 2, 64)
 	}
-	return name + " (" + groupThousands(count) + " samples, " + pct + "%)"
-}
-
-// groupThousands writes n with commas between groups of three digits.
-func groupThousands(n uint64) string {
-	s := strconv.FormatUint(n, 10)
-	if len(s) <= 3 {
-		return s
-	}
-	var b strings.Builder
-	lead := len(s) % 3
-	if lead > 0 {
-		b.WriteString(s[:lead])
-	}
-	for i := lead; i < len(s); i += 3 {
-		if b.Len() > 0 {
-			b.WriteByte(',')
-		}
-		b.WriteString(s[i : i+3])
-	}
-	return b.String()
+	return name + " (" + diag.Group(count) + " samples, " + pct + "%)"
 }
 
 // fitLabel shortens name to what fits in wd pixels, ending in "..", or

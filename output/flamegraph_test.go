@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/perfstitch/perfstitch/decode"
+	"github.com/perfstitch/perfstitch/internal/diag"
 )
 
 // foldedPrefixes sums collapsed counts by stack prefix, each frame keyed
@@ -71,7 +72,7 @@ func checkFlameFrames(t *testing.T, svg, folded []byte, reverse bool) int {
 		if f.Count != want {
 			t.Errorf("frame %q: %d samples, collapsed says %d", path[f.Depth], f.Count, want)
 		}
-		if !strings.Contains(f.Title, " ("+groupThousands(want)+" samples, ") {
+		if !strings.Contains(f.Title, " ("+diag.Group(want)+" samples, ") {
 			t.Errorf("frame %q: title %q, want %d samples", path[f.Depth], f.Title, want)
 		}
 		if math.Abs(f.W-float64(want)*scale) > 0.005+1e-9 || math.Abs(f.X-(fgXPad+float64(f.Start)*scale)) > 0.005+1e-9 {
@@ -172,8 +173,8 @@ func TestFlameGraphMinWidth(t *testing.T) {
 
 func TestFlameHelpers(t *testing.T) {
 	for in, want := range map[uint64]string{0: "0", 999: "999", 1000: "1,000", 1234567: "1,234,567", 100000: "100,000"} {
-		if got := groupThousands(in); got != want {
-			t.Errorf("groupThousands(%d) = %q, want %q", in, got, want)
+		if got := diag.Group(in); got != want {
+			t.Errorf("diag.Group(%d) = %q, want %q", in, got, want)
 		}
 	}
 	if got := frameTitle("main", 1234, 21763, false); got != "main (1,234 samples, 5.67%)" {

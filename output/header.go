@@ -93,12 +93,7 @@ func writeFeature(b *strings.Builder, m *decode.Meta, ft decode.Feature, d compa
 	case decode.FeatureTotalMem:
 		fmt.Fprintf(b, "# total memory : %d kB\n", m.TotalMem)
 	case decode.FeatureCmdline:
-		b.WriteString("# cmdline : ")
-		for _, a := range m.Cmdline {
-			b.WriteString(a)
-			b.WriteByte(' ')
-		}
-		b.WriteByte('\n')
+		writeCmdline(b, m.Cmdline)
 	case decode.FeatureEventDesc:
 		for i := range m.EventDesc {
 			writeEventDesc(b, &m.EventDesc[i], d)
@@ -108,17 +103,7 @@ func writeFeature(b *strings.Builder, m *decode.Meta, ft decode.Feature, d compa
 	case decode.FeatureBranchStack:
 		b.WriteString("# contains samples with branch stack\n")
 	case decode.FeaturePMUMappings:
-		b.WriteString("# pmu mappings: ")
-		for i, t := range m.PMUOrder {
-			if i > 0 {
-				b.WriteString(", ")
-			}
-			fmt.Fprintf(b, "%s = %d", m.PMUMappings[t], t)
-		}
-		if len(m.PMUOrder) == 0 {
-			b.WriteString("not available")
-		}
-		b.WriteByte('\n')
+		writePMUMappings(b, m)
 	case decode.FeatureGroupDesc:
 		for _, g := range m.GroupDesc {
 			if g.NrMembers > 1 {
@@ -130,13 +115,7 @@ func writeFeature(b *strings.Builder, m *decode.Meta, ft decode.Feature, d compa
 	case decode.FeatureStat:
 		b.WriteString("# contains stat data\n")
 	case decode.FeatureSampleTime:
-		var first, last uint64
-		if m.SampleTime != nil {
-			first, last = m.SampleTime.First, m.SampleTime.Last
-		}
-		fmt.Fprintf(b, "# time of first sample : %s\n", usecTime(first))
-		fmt.Fprintf(b, "# time of last sample : %s\n", usecTime(last))
-		fmt.Fprintf(b, "# sample duration : %10.3f ms\n", float64(last-first)/1e6)
+		writeSampleTime(b, m)
 	case decode.FeatureClockID:
 		fmt.Fprintf(b, "# clockid frequency: %d MHz\n", m.ClockIDRes/1000)
 	case decode.FeatureDirFormat:
@@ -152,14 +131,60 @@ func writeFeature(b *strings.Builder, m *decode.Meta, ft decode.Feature, d compa
 			}
 		}
 	case decode.FeatureCompressed:
-		if c := m.Compressed; c != nil {
-			name := "Unknown"
-			if c.Type == 1 {
-				name = "Zstd"
-			}
-			fmt.Fprintf(b, "# compressed : %s, level = %d, ratio = %d\n", name, c.Level, c.Ratio)
-		}
+		writeCompressed(b, m)
 	}
+}
+
+// writeCmdline prints the cmdline feature, each argument followed by a
+// space.
+func writeCmdline(b *strings.Builder, args []string) {
+	b.WriteString("# cmdline : ")
+	for _, a := range args {
+		b.WriteString(a)
+		b.WriteByte(' ')
+	}
+	b.WriteByte('\n')
+}
+
+// writePMUMappings prints the pmu_mappings feature in the order the file
+// lists the PMUs.
+func writePMUMappings(b *strings.Builder, m *decode.Meta) {
+	b.WriteString("# pmu mappings: ")
+	for i, t := range m.PMUOrder {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(b, "%s = %d", m.PMUMappings[t], t)
+	}
+	if len(m.PMUOrder) == 0 {
+		b.WriteString("not available")
+	}
+	b.WriteByte('\n')
+}
+
+// writeSampleTime prints the sample_time feature, zero times when the
+// file has none.
+func writeSampleTime(b *strings.Builder, m *decode.Meta) {
+	var first, last uint64
+	if m.SampleTime != nil {
+		first, last = m.SampleTime.First, m.SampleTime.Last
+	}
+	fmt.Fprintf(b, "# time of first sample : %s\n", usecTime(first))
+	fmt.Fprintf(b, "# time of last sample : %s\n", usecTime(last))
+	fmt.Fprintf(b, "# sample duration : %10.3f ms\n", float64(last-first)/1e6)
+}
+
+// writeCompressed prints the compressed feature, nothing without one.
+func writeCompressed(b *strings.Builder, m *decode.Meta) {
+	c := m.Compressed
+	if c == nil {
+		return
+	}
+	name := "Unknown"
+	if c.Type == 1 {
+		name = "Zstd"
+	}
+	fmt.Fprintf(b, "# compressed : %s, level = %d, ratio = %d\n", name, c.Level, c.Ratio)
 }
 
 // rawCount reads the leading u32 count of a feature section (little

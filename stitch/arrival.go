@@ -41,9 +41,7 @@ func (s *Stitcher) nextArrival() bool {
 			s.releaseAll(causeEnd)
 			continue
 		}
-		if !s.src.Next() {
-			s.srcDone = true
-			s.err = s.src.Err()
+		if !s.pull() {
 			continue
 		}
 		seq := s.seq
@@ -103,25 +101,10 @@ func (s *Stitcher) feedArrival(r decode.Record, seq uint64) bool {
 			s.stats.NoRecordNoTID++
 			state = NoRecord
 		default:
-			e := s.alloc()
-			rec.CopyTo(&e.buf)
-			e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
-			e.klen = klen
-			e.tid = sampleTID(rec)
+			e := s.deferred(rec, abi, cookie, klen)
 			s.hold(e, seq)
-			if s.early != nil && abi == decode.DeferredCookie {
-				if ips, ok := s.early[cookie]; ok {
-					// Its thread-less record came first (Options.CookieOnly).
-					s.join(e, ips)
-					s.stats.CookieOnlyStitched++
-					return false
-				}
-			}
-			wl := s.waitList(e.tid, true)
-			wl.add(e)
-			s.npending++
-			if s.npending > s.stats.PendingHighWater {
-				s.stats.PendingHighWater = s.npending
+			if !s.joinEarly(e) {
+				s.wait(e)
 			}
 			return false
 		}
@@ -130,13 +113,7 @@ func (s *Stitcher) feedArrival(r decode.Record, seq uint64) bool {
 		s.ev = Event{Sample: &s.cur}
 		return true
 	case *decode.CallchainDeferred:
-		if s.opts.NoMerge {
-			s.stats.Records[rec.ABI%3]++
-			s.ev = Event{Record: r}
-			return true
-		}
-		s.record(rec)
-		return false
+		return s.feedRecord(r, rec)
 	case *decode.Exit:
 		if s.opts.Order == ArrivalOrder && !s.opts.NoMerge {
 			if wl := s.pending[rec.TID]; wl != nil && len(wl.e) > 0 {
@@ -185,11 +162,8 @@ func (s *Stitcher) capSpan() {
 		if front.ready || front.rec != nil || s.seq-front.seq <= uint64(s.opts.MaxPending) {
 			return
 		}
-		wl := s.pending[front.tid]
-		if wl == nil || len(wl.e) == 0 || wl.e[0] != front {
-			return // cannot happen: the front is its thread's oldest
+		if !s.capFront(front) {
+			return
 		}
-		s.noRecord(front, causeCap)
-		wl.dropFront()
 	}
 }

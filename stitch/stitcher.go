@@ -228,15 +228,24 @@ func (s *Stitcher) Next() bool {
 			s.releaseAll(causeEnd)
 			continue
 		}
-		if !s.src.Next() {
-			s.srcDone = true
-			s.err = s.src.Err()
+		if !s.pull() {
 			continue
 		}
 		if s.feed(s.src.Record()) {
 			return true
 		}
 	}
+}
+
+// pull advances the source, and at its end records that it ended and
+// why (s.srcDone, s.err); it reports whether a record was read.
+func (s *Stitcher) pull() bool {
+	if s.src.Next() {
+		return true
+	}
+	s.srcDone = true
+	s.err = s.src.Err()
+	return false
 }
 
 // Event returns the current event. It is valid until the next call to
@@ -295,36 +304,14 @@ func (s *Stitcher) feed(r decode.Record) bool {
 			s.push(e)
 			return false
 		}
-		e := s.alloc()
-		rec.CopyTo(&e.buf)
-		e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
-		e.klen = klen
-		e.tid = sampleTID(rec)
-		if s.early != nil && abi == decode.DeferredCookie {
-			if ips, ok := s.early[cookie]; ok {
-				// Its thread-less record came first (Options.CookieOnly).
-				s.join(e, ips)
-				s.stats.CookieOnlyStitched++
-				s.push(e)
-				return false
-			}
-		}
-		wl := s.waitList(e.tid, true)
-		wl.add(e)
-		s.npending++
-		if s.npending > s.stats.PendingHighWater {
-			s.stats.PendingHighWater = s.npending
+		e := s.deferred(rec, abi, cookie, klen)
+		if !s.joinEarly(e) {
+			s.wait(e)
 		}
 		s.push(e)
 		return false
 	case *decode.CallchainDeferred:
-		if s.opts.NoMerge {
-			s.stats.Records[rec.ABI%3]++
-			s.ev = Event{Record: r}
-			return true
-		}
-		s.record(rec)
-		return false
+		return s.feedRecord(r, rec)
 	case *decode.Exit:
 		if !s.opts.NoMerge {
 			s.release(rec.TID, causeExit)
@@ -339,6 +326,54 @@ func (s *Stitcher) feed(r decode.Record) bool {
 	e.ready = true
 	s.push(e)
 	return false
+}
+
+// feedRecord takes a deferred callchain record, the same in both delivery
+// orders: delivered as it is under Options.NoMerge, else matched against
+// the waiting samples and consumed.
+func (s *Stitcher) feedRecord(r decode.Record, rec *decode.CallchainDeferred) bool {
+	if s.opts.NoMerge {
+		s.stats.Records[rec.ABI%3]++
+		s.ev = Event{Record: r}
+		return true
+	}
+	s.record(rec)
+	return false
+}
+
+// deferred copies a sample that waits for its user callchain into a new
+// entry.
+func (s *Stitcher) deferred(rec *decode.Sample, abi decode.DeferredABI, cookie uint64, klen int) *entry {
+	e := s.alloc()
+	rec.CopyTo(&e.buf)
+	e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
+	e.klen = klen
+	e.tid = sampleTID(rec)
+	return e
+}
+
+// joinEarly stitches e at once when its thread-less record came first
+// (Options.CookieOnly), and reports whether it did.
+func (s *Stitcher) joinEarly(e *entry) bool {
+	if s.early == nil || e.smp.ABI != decode.DeferredCookie {
+		return false
+	}
+	ips, ok := s.early[e.smp.Cookie]
+	if !ok {
+		return false
+	}
+	s.join(e, ips)
+	s.stats.CookieOnlyStitched++
+	return true
+}
+
+// wait puts e on its thread's wait list.
+func (s *Stitcher) wait(e *entry) {
+	s.waitList(e.tid, true).add(e)
+	s.npending++
+	if s.npending > s.stats.PendingHighWater {
+		s.stats.PendingHighWater = s.npending
+	}
 }
 
 // classify reports whether sample r deferred its user callchain, in which
@@ -577,12 +612,19 @@ func (s *Stitcher) push(e *entry) {
 	if front.ready || front.rec != nil {
 		return
 	}
+	s.capFront(front)
+}
+
+// capFront delivers front, the oldest waiting sample, without user part
+// because Options.MaxPending is exceeded, and reports whether it did.
+func (s *Stitcher) capFront(front *entry) bool {
 	wl := s.pending[front.tid]
 	if wl == nil || len(wl.e) == 0 || wl.e[0] != front {
-		return // cannot happen: the front is its thread's oldest
+		return false // cannot happen: the front is its thread's oldest
 	}
 	s.noRecord(front, causeCap)
 	wl.dropFront()
+	return true
 }
 
 func (s *Stitcher) deliver(e *entry) {

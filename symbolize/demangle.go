@@ -185,44 +185,13 @@ func rustLegacy(name string) (string, bool) {
 	if !strings.HasPrefix(name, "_ZN") {
 		return "", false
 	}
-	sym := name[3:]
-	for i := 0; i < len(sym); i++ {
-		c := sym[i]
-		if c == '_' || c == '$' || c == '.' || c == ':' || c == '@' ||
-			(c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') {
-			continue
-		}
+	sym, ok := legacyBody(name[3:])
+	if !ok {
 		return "", false
 	}
-	// Drop a ".suffix" after the final 'E'.
-	n := len(sym)
-	dot := true
-	for n > 0 && !(dot && sym[n-1] == 'E') {
-		dot = sym[n-1] == '.'
-		n--
-	}
-	if n == 0 || sym[n-1] != 'E' {
+	idents, ok := legacyIdents(sym)
+	if !ok {
 		return "", false
-	}
-	sym = sym[:n-1]
-	if len(sym) <= 19 || sym[len(sym)-19:len(sym)-16] != "17h" {
-		return "", false
-	}
-	var idents []string
-	for rest := sym; rest != ""; {
-		j := 0
-		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
-			j++
-		}
-		if j == 0 || (rest[0] == '0' && j > 1) {
-			return "", false
-		}
-		l, err := strconv.Atoi(rest[:j])
-		if err != nil || l == 0 || l > len(rest)-j {
-			return "", false
-		}
-		idents = append(idents, rest[j:j+l])
-		rest = rest[j+l:]
 	}
 	if !isLegacyHash(idents[len(idents)-1]) {
 		return "", false
@@ -237,6 +206,57 @@ func rustLegacy(name string) (string, bool) {
 		}
 	}
 	return b.String(), true
+}
+
+// legacyBody returns the mangled path of a legacy Rust symbol without its
+// "_ZN": its characters checked, the ".suffix" after the final 'E' and
+// that 'E' dropped, and a hash segment ("17h" and 16 hex digits) at its
+// end required.
+func legacyBody(sym string) (string, bool) {
+	for i := 0; i < len(sym); i++ {
+		c := sym[i]
+		if c == '_' || c == '$' || c == '.' || c == ':' || c == '@' ||
+			(c >= '0' && c <= '9') || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') {
+			continue
+		}
+		return "", false
+	}
+	n := len(sym)
+	dot := true
+	for n > 0 && !(dot && sym[n-1] == 'E') {
+		dot = sym[n-1] == '.'
+		n--
+	}
+	if n == 0 || sym[n-1] != 'E' {
+		return "", false
+	}
+	sym = sym[:n-1]
+	if len(sym) <= 19 || sym[len(sym)-19:len(sym)-16] != "17h" {
+		return "", false
+	}
+	return sym, true
+}
+
+// legacyIdents splits a legacy Rust path into its length-prefixed
+// identifiers; ok is false for a length with a leading zero, a zero
+// length, or one running past the end.
+func legacyIdents(sym string) (idents []string, ok bool) {
+	for rest := sym; rest != ""; {
+		j := 0
+		for j < len(rest) && rest[j] >= '0' && rest[j] <= '9' {
+			j++
+		}
+		if j == 0 || (rest[0] == '0' && j > 1) {
+			return nil, false
+		}
+		l, err := strconv.Atoi(rest[:j])
+		if err != nil || l == 0 || l > len(rest)-j {
+			return nil, false
+		}
+		idents = append(idents, rest[j:j+l])
+		rest = rest[j+l:]
+	}
+	return idents, true
 }
 
 func isLegacyHash(id string) bool {

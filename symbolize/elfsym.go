@@ -143,10 +143,7 @@ func pltSymbols(f *elfsafe.File, dem demangler) []symbol {
 	if dynsymIdx < 0 {
 		return nil
 	}
-	rel := f.Section(".rela.plt")
-	if rel == nil {
-		rel = f.Section(".rel.plt")
-	}
+	rel := pltRelSection(f)
 	plt := f.Section(".plt")
 	if rel == nil || plt == nil || int(rel.Link) != dynsymIdx || rel.Entsize == 0 {
 		return nil
@@ -159,17 +156,8 @@ func pltSymbols(f *elfsafe.File, dem demangler) []symbol {
 	if err != nil {
 		return nil
 	}
-	var hdr, ent uint64
-	switch f.Machine {
-	case elf.EM_ARM:
-		hdr, ent = 20, 12
-	case elf.EM_AARCH64:
-		hdr, ent = 32, 16
-	case elf.EM_SPARC:
-		hdr, ent = 48, 12
-	case elf.EM_SPARCV9:
-		hdr, ent = 128, 32
-	default:
+	hdr, ent, known := fixedPLTSizes(f.Machine)
+	if !known {
 		hdr, ent = plt.Entsize, plt.Entsize
 	}
 	is64 := f.Class == elf.ELFCLASS64

@@ -3,6 +3,7 @@ package symbolize
 import (
 	"debug/dwarf"
 	"debug/elf"
+	"iter"
 	"strings"
 
 	"github.com/perfstitch/perfstitch/internal/elfsafe"
@@ -138,75 +139,10 @@ func (in *inlineInfo) names(pc uint64) (out []string) {
 	if err != nil || cu == nil || !cu.Children {
 		return nil
 	}
-	// The functions containing pc, each with the length of its range
-	// that holds pc, its DIE depth and its enclosing containing function.
-	// Only the subtrees of the unit's outermost functions that hold pc
-	// are read (cuFuncs), each as binutils reads a unit: a function not
-	// holding pc is skipped with its children.
-	type fn struct {
-		e             *dwarf.Entry
-		size          uint64
-		depth, parent int
-	}
-	var fns []fn
+	var fns []inlineFunc
 	for _, top := range in.cuFuncs(cu.Offset, r) {
-		if _, ok := top.holds(pc); !ok {
-			continue
-		}
-		r.Seek(top.e.Offset)
-		var open []int // containing functions whose children are being read
-		depth := 0
-		for steps := 0; steps < 1<<22; steps++ {
-			e, err := r.Next()
-			if err != nil || e == nil {
-				break
-			}
-			if e.Tag == 0 {
-				depth--
-				if depth <= 0 {
-					break
-				}
-				continue
-			}
-			if steps > 0 && depth == 0 {
-				break
-			}
-			if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
-				rs, _ := in.d.Ranges(e)
-				size, hit := uint64(0), false
-				for _, rg := range rs {
-					if pc >= rg[0] && pc < rg[1] && !hit {
-						size, hit = rg[1]-rg[0], true
-					}
-				}
-				if !hit {
-					if e.Children {
-						r.SkipChildren()
-					}
-					if depth == 0 {
-						break
-					}
-					continue
-				}
-				for len(open) > 0 && fns[open[len(open)-1]].depth >= depth {
-					open = open[:len(open)-1]
-				}
-				parent := -1
-				if len(open) > 0 {
-					parent = open[len(open)-1]
-				}
-				if len(fns) < maxInlineNest {
-					fns = append(fns, fn{e: e, size: size, depth: depth, parent: parent})
-					if e.Children {
-						open = append(open, len(fns)-1)
-					}
-				}
-			}
-			if e.Children {
-				depth++
-			} else if depth == 0 {
-				break
-			}
+		if _, ok := top.holds(pc); ok {
+			fns = in.containing(r, top.e.Offset, pc, fns)
 		}
 	}
 	if len(fns) == 0 {
@@ -215,15 +151,84 @@ func (in *inlineInfo) names(pc uint64) (out []string) {
 		}
 		return nil
 	}
-	// binutils' lookup_address_in_function_table: the innermost function
-	// is the one with the smallest range, the later DIE on a tie; the
-	// callers are its enclosing functions.
+	return in.chainNames(fns, cu, pc)
+}
+
+// inlineFunc is a function DIE containing a pc, with the length of its
+// range that holds the pc, its DIE depth and the index of its enclosing
+// containing function (-1 for none).
+type inlineFunc struct {
+	e             *dwarf.Entry
+	size          uint64
+	depth, parent int
+}
+
+// containing appends to fns the functions containing pc in the subtree of
+// the outermost function at off, read with r as binutils reads a unit: a
+// function not holding pc is skipped with its children.
+func (in *inlineInfo) containing(r *dwarf.Reader, off dwarf.Offset, pc uint64, fns []inlineFunc) []inlineFunc {
+	r.Seek(off)
+	var open []int // containing functions whose children are being read
+	depth := 0
+	for steps, e := range dies(r) {
+		if e.Tag == 0 {
+			depth--
+			if depth <= 0 {
+				break
+			}
+			continue
+		}
+		if steps > 0 && depth == 0 {
+			break
+		}
+		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
+			rs, _ := in.d.Ranges(e)
+			size, hit := rangeHolding(rs, pc)
+			if !hit {
+				if e.Children {
+					r.SkipChildren()
+				}
+				if depth == 0 {
+					break
+				}
+				continue
+			}
+			for len(open) > 0 && fns[open[len(open)-1]].depth >= depth {
+				open = open[:len(open)-1]
+			}
+			parent := -1
+			if len(open) > 0 {
+				parent = open[len(open)-1]
+			}
+			if len(fns) < maxInlineNest {
+				fns = append(fns, inlineFunc{e: e, size: size, depth: depth, parent: parent})
+				if e.Children {
+					open = append(open, len(fns)-1)
+				}
+			}
+		}
+		if e.Children {
+			depth++
+		} else if depth == 0 {
+			break
+		}
+	}
+	return fns
+}
+
+// chainNames returns the names of the inline chain at pc among the
+// containing functions fns of the unit cu, innermost first. As binutils'
+// lookup_address_in_function_table, the innermost function is the one with
+// the smallest range, the later DIE on a tie; the callers are its
+// enclosing functions.
+func (in *inlineInfo) chainNames(fns []inlineFunc, cu *dwarf.Entry, pc uint64) []string {
 	best := 0
 	for i := range fns {
 		if fns[i].size <= fns[best].size {
 			best = i
 		}
 	}
+	var out []string
 	for i, n := best, 0; i >= 0 && n < maxInlineNest; i, n = fns[i].parent, n+1 {
 		name, linkage := in.name(fns[i].e)
 		if i == best && !linkage && !unmangledLanguage(cu) {
@@ -235,6 +240,22 @@ func (in *inlineInfo) names(pc uint64) (out []string) {
 		out = append(out, name)
 	}
 	return out
+}
+
+// maxDIESteps bounds the entries one walk of a unit reads.
+const maxDIESteps = 1 << 22
+
+// dies yields the entries r reads next with their step number, until the
+// unit's data ends, fails or maxDIESteps entries have been read.
+func dies(r *dwarf.Reader) iter.Seq2[int, *dwarf.Entry] {
+	return func(yield func(int, *dwarf.Entry) bool) {
+		for steps := 0; steps < maxDIESteps; steps++ {
+			e, err := r.Next()
+			if err != nil || e == nil || !yield(steps, e) {
+				return
+			}
+		}
+	}
 }
 
 // unmangledLanguage reports whether binutils takes a DW_AT_name of the
@@ -260,7 +281,13 @@ type dwarfFunc struct {
 // holds reports whether f's ranges hold pc, and the length of the first
 // range that does.
 func (f *dwarfFunc) holds(pc uint64) (uint64, bool) {
-	for _, rg := range f.ranges {
+	return rangeHolding(f.ranges, pc)
+}
+
+// rangeHolding returns the length of the first of the ranges rs that holds
+// pc, and whether one does.
+func rangeHolding(rs [][2]uint64, pc uint64) (uint64, bool) {
+	for _, rg := range rs {
 		if pc >= rg[0] && pc < rg[1] {
 			return rg[1] - rg[0], true
 		}
@@ -281,11 +308,7 @@ func (in *inlineInfo) cuFuncs(off dwarf.Offset, r *dwarf.Reader) []dwarfFunc {
 	}
 	var fns []dwarfFunc
 	depth := 0
-	for steps := 0; steps < 1<<22; steps++ {
-		e, err := r.Next()
-		if err != nil || e == nil {
-			break
-		}
+	for _, e := range dies(r) {
 		if e.Tag == 0 {
 			depth--
 			if depth < 0 {

@@ -53,25 +53,13 @@ func modernPLTSymbols(f *elfsafe.File, tab *symtab, dem demangler) []symbol {
 		out[0].end = plt.Offset + plt.Size
 		off, lazy = sec.Offset, false
 	}
-	rel := f.Section(".rela.plt")
-	if rel == nil {
-		rel = f.Section(".rel.plt")
-	}
+	rel := pltRelSection(f)
 	if rel == nil || (rel.Type != elf.SHT_RELA && rel.Type != elf.SHT_REL) || rel.Link == 0 ||
 		rel.Entsize == 0 || int(rel.Link) >= len(f.Sections) {
 		return out
 	}
-	var syms []elf.Symbol
-	var err error
-	switch f.Sections[rel.Link].Type {
-	case elf.SHT_DYNSYM:
-		syms, err = f.DynamicSymbols()
-	case elf.SHT_SYMTAB: // a static executable's IFUNC PLT
-		syms, err = f.Symbols()
-	default:
-		return out
-	}
-	if err != nil {
+	syms, ok := pltRelSymbols(f, rel)
+	if !ok {
 		return out
 	}
 	data, err := f.Data(rel)
@@ -79,15 +67,98 @@ func modernPLTSymbols(f *elfsafe.File, tab *symtab, dem demangler) []symbol {
 		return out
 	}
 	rela := rel.Type == elf.SHT_RELA
-	is64 := f.Class == elf.ELFCLASS64
-	type reloc struct {
-		offset, info, addend uint64
-	}
 	n := rel.Size / rel.Entsize
-	rels := make([]reloc, 0, min(n, uint64(len(data))/max(rel.Entsize, 1)))
+	rels := readPLTRelocs(f, rel, data)
+	if lazy {
+		if n*ent == plt.Size {
+			out = out[1:]
+		} else {
+			off += hdr
+		}
+	}
+	if x86 {
+		slices.SortFunc(rels, func(a, b pltReloc) int {
+			switch {
+			case a.offset < b.offset:
+				return -1
+			case a.offset > b.offset:
+				return 1
+			}
+			return 0
+		})
+	}
+	for _, r := range rels {
+		name := pltSlotName(f, tab, dem, syms, r, rela, off)
+		out = append(out, symbol{start: off, end: off + ent, name: name, bind: elf.STB_GLOBAL})
+		off += ent
+	}
+	return out
+}
+
+// pltSlotName names the PLT slot at file offset off that relocation r
+// (from a .rela section when rela) binds: "name@plt" after its symbol in
+// syms, else after the IFUNC its R_X86_64_IRELATIVE addend points at, else
+// "offset_0xOFF@plt".
+func pltSlotName(f *elfsafe.File, tab *symtab, dem demangler, syms []elf.Symbol, r pltReloc, rela bool, off uint64) string {
+	var symIdx, typ uint64
+	if f.Class == elf.ELFCLASS64 {
+		symIdx, typ = r.info>>32, r.info&0xffffffff
+	} else {
+		symIdx, typ = r.info>>8, r.info&0xff
+	}
+	name := ""
+	if symIdx > 0 && symIdx <= uint64(len(syms)) {
+		name = dem.demangle(syms[symIdx-1].Name)
+	}
+	if name != "" {
+		return name + "@plt"
+	}
+	if n, ok := ifuncName(f, tab, rela && f.Machine == elf.EM_X86_64 && typ == rX86_64IRelative, r.addend); ok {
+		return n + "@plt"
+	}
+	return "offset_0x" + strconv.FormatUint(off, 16) + "@plt"
+}
+
+// pltRelSection returns f's PLT relocation section, .rela.plt or else
+// .rel.plt, or nil.
+func pltRelSection(f *elfsafe.File) *elf.Section {
+	if rel := f.Section(".rela.plt"); rel != nil {
+		return rel
+	}
+	return f.Section(".rel.plt")
+}
+
+// pltRelSymbols returns the symbol table the PLT relocation section rel
+// links to: .dynsym, or .symtab for a static executable's IFUNC PLT; ok is
+// false for any other link or an unreadable table.
+func pltRelSymbols(f *elfsafe.File, rel *elf.Section) (syms []elf.Symbol, ok bool) {
+	var err error
+	switch f.Sections[rel.Link].Type {
+	case elf.SHT_DYNSYM:
+		syms, err = f.DynamicSymbols()
+	case elf.SHT_SYMTAB:
+		syms, err = f.Symbols()
+	default:
+		return nil, false
+	}
+	return syms, err == nil
+}
+
+// pltReloc is one entry of a PLT relocation section.
+type pltReloc struct {
+	offset, info, addend uint64
+}
+
+// readPLTRelocs decodes the entries of the PLT relocation section rel
+// from its contents data, skipping an entry too short for f's class.
+func readPLTRelocs(f *elfsafe.File, rel *elf.Section, data []byte) []pltReloc {
+	rela := rel.Type == elf.SHT_RELA
+	is64 := f.Class == elf.ELFCLASS64
+	n := rel.Size / rel.Entsize
+	rels := make([]pltReloc, 0, min(n, uint64(len(data))/max(rel.Entsize, 1)))
 	for i := uint64(0); i < n && (i+1)*rel.Entsize <= uint64(len(data)); i++ {
 		b := data[i*rel.Entsize:]
-		var r reloc
+		var r pltReloc
 		switch {
 		case is64 && len(b) >= 16:
 			r.offset, r.info = f.ByteOrder.Uint64(b), f.ByteOrder.Uint64(b[8:])
@@ -104,60 +175,32 @@ func modernPLTSymbols(f *elfsafe.File, tab *symtab, dem demangler) []symbol {
 		}
 		rels = append(rels, r)
 	}
-	if lazy {
-		if n*ent == plt.Size {
-			out = out[1:]
-		} else {
-			off += hdr
-		}
+	return rels
+}
+
+// fixedPLTSizes returns the header and entry sizes of the PLT on the
+// machines whose PLT layout is fixed; known is false on the others.
+func fixedPLTSizes(m elf.Machine) (hdr, ent uint64, known bool) {
+	switch m {
+	case elf.EM_ARM:
+		return 20, 12, true
+	case elf.EM_AARCH64:
+		return 32, 16, true
+	case elf.EM_SPARC:
+		return 48, 12, true
+	case elf.EM_SPARCV9:
+		return 128, 32, true
 	}
-	if x86 {
-		slices.SortFunc(rels, func(a, b reloc) int {
-			switch {
-			case a.offset < b.offset:
-				return -1
-			case a.offset > b.offset:
-				return 1
-			}
-			return 0
-		})
-	}
-	for _, r := range rels {
-		var symIdx, typ uint64
-		if is64 {
-			symIdx, typ = r.info>>32, r.info&0xffffffff
-		} else {
-			symIdx, typ = r.info>>8, r.info&0xff
-		}
-		name := ""
-		if symIdx > 0 && symIdx <= uint64(len(syms)) {
-			name = dem.demangle(syms[symIdx-1].Name)
-		}
-		if name != "" {
-			name += "@plt"
-		} else if n, ok := ifuncName(f, tab, rela && f.Machine == elf.EM_X86_64 && typ == rX86_64IRelative, r.addend); ok {
-			name = n + "@plt"
-		} else {
-			name = "offset_0x" + strconv.FormatUint(off, 16) + "@plt"
-		}
-		out = append(out, symbol{start: off, end: off + ent, name: name, bind: elf.STB_GLOBAL})
-		off += ent
-	}
-	return out
+	return 0, 0, false
 }
 
 // pltSizes returns the header and entry sizes of a PLT section sec
 // (get_plt_sizes); ok is false without an entry size.
 func pltSizes(f *elfsafe.File, sec *elf.Section) (hdr, ent uint64, ok bool) {
+	if hdr, ent, known := fixedPLTSizes(f.Machine); known {
+		return hdr, ent, true
+	}
 	switch f.Machine {
-	case elf.EM_ARM:
-		hdr, ent = 20, 12
-	case elf.EM_AARCH64:
-		hdr, ent = 32, 16
-	case elf.EM_SPARC:
-		hdr, ent = 48, 12
-	case elf.EM_SPARCV9:
-		hdr, ent = 128, 32
 	case elf.EM_386, elf.EM_X86_64:
 		ent = sec.Entsize
 		if ent != 8 && ent != 16 {

@@ -363,34 +363,9 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 		r.hasChains = true
 	}
 
-	// The callchain cursor: leaf first, then reversed for caller order.
-	r.cursor = r.cursor[:0]
-	info := r.needsKeyInfo() && r.opts.Children
-	parent := ""
-	frames := ev.Frames
-	if limit := r.opts.MaxStack; limit > 0 {
-		// At most limit recorded entries, then the DWARF-unwound ones
-		// (the Symbolizer has capped those), as perf script does.
-		if n := len(frames) - min(max(ev.Unwound, 0), len(frames)); n > limit {
-			frames = append(append(r.frames[:0], frames[:limit]...), frames[n:]...)
-			r.frames = frames
-		}
-	}
-	for i := range frames {
-		f := &frames[i]
-		if parent == "" && r.wantParent() && f.Reason == symbolize.Resolved && f.Symbol != "" && r.parentRE().MatchString(f.Symbol) {
-			parent = f.Symbol
-		}
-		r.cursor = append(r.cursor, r.entryOf(f, s.PID, false, info))
-	}
+	parent := r.fillCursor(ev)
 	if r.opts.ExcludeOther && parent == "" && r.wantParent() {
 		hidden = true
-	}
-
-	if r.callerOrder() {
-		for i, j := 0, len(r.cursor)-1; i < j; i, j = i+1, j-1 {
-			r.cursor[i], r.cursor[j] = r.cursor[j], r.cursor[i]
-		}
 	}
 
 	// The sampled IP: map-relative address, the sample's cpumode.
@@ -422,6 +397,47 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 		return nil
 	}
 
+	r.addCumulative(sec, ev, he, self, parent, hidden, symDSO)
+	return nil
+}
+
+// fillCursor sets r.cursor to the callchain of ev, leaf first, reversed
+// for caller order, and returns the first resolved symbol of the chain
+// that matches --parent ("" for none).
+func (r *Report) fillCursor(ev *symbolize.Event) (parent string) {
+	s := ev.Sample.Sample
+	r.cursor = r.cursor[:0]
+	info := r.needsKeyInfo() && r.opts.Children
+	frames := ev.Frames
+	if limit := r.opts.MaxStack; limit > 0 {
+		// At most limit recorded entries, then the DWARF-unwound ones
+		// (the Symbolizer has capped those), as perf script does.
+		if n := len(frames) - min(max(ev.Unwound, 0), len(frames)); n > limit {
+			frames = append(append(r.frames[:0], frames[:limit]...), frames[n:]...)
+			r.frames = frames
+		}
+	}
+	for i := range frames {
+		f := &frames[i]
+		if parent == "" && r.wantParent() && f.Reason == symbolize.Resolved && f.Symbol != "" && r.parentRE().MatchString(f.Symbol) {
+			parent = f.Symbol
+		}
+		r.cursor = append(r.cursor, r.entryOf(f, s.PID, false, info))
+	}
+	if r.callerOrder() {
+		for i, j := 0, len(r.cursor)-1; i < j; i, j = i+1, j-1 {
+			r.cursor[i], r.cursor[j] = r.cursor[j], r.cursor[i]
+		}
+	}
+	return parent
+}
+
+// addCumulative gives the weight of the sample ev (its entry he, made from
+// the template self) once to every distinct function of the chain in
+// r.cursor, with the chain from that function on.
+func (r *Report) addCumulative(sec *reportSection, ev *symbolize.Event, he, self *histEntry, parent string, hidden, symDSO bool) {
+	s := ev.Sample.Sample
+	period := s.Period
 	// --children: every distinct function of the chain gets the weight
 	// once, with the chain from that function on (perf's
 	// iter_add_next_cumulative_entry).
@@ -461,7 +477,6 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 		r.cache = append(r.cache, ce)
 		ce.appendChain(r.cursor[i:], period)
 	}
-	return nil
 }
 
 func (he *histEntry) appendChain(chain []chainEntry, period uint64) {

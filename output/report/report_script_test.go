@@ -163,6 +163,16 @@ func parseScript(tb testing.TB, c testfixture.CorpusCase, sub string, relative b
 	sc.Buffer(nil, 1<<20)
 	var events []*symbolize.Event
 	var cur *symbolize.Event
+	// emit takes cur, its IP set, as the next event.
+	emit := func() {
+		if cur.IP.Kernel {
+			cur.Sample.Misc = uint16(decode.CPUModeKernel)
+		} else {
+			cur.Sample.Misc = uint16(decode.CPUModeUser)
+		}
+		events = append(events, cur)
+		cur = nil
+	}
 	finish := func() {
 		if cur == nil {
 			return
@@ -176,13 +186,7 @@ func parseScript(tb testing.TB, c testfixture.CorpusCase, sub string, relative b
 				break
 			}
 		}
-		if cur.IP.Kernel {
-			cur.Sample.Misc = uint16(decode.CPUModeKernel)
-		} else {
-			cur.Sample.Misc = uint16(decode.CPUModeUser)
-		}
-		events = append(events, cur)
-		cur = nil
+		emit()
 	}
 	for sc.Scan() {
 		line := sc.Text()
@@ -233,13 +237,7 @@ func parseScript(tb testing.TB, c testfixture.CorpusCase, sub string, relative b
 			}
 			addr, _ := strconv.ParseUint(fm[1], 16, 64)
 			cur.IP = sr.frame(tid, addr, fm[2], fm[3], false)
-			if cur.IP.Kernel {
-				cur.Sample.Misc = uint16(decode.CPUModeKernel)
-			} else {
-				cur.Sample.Misc = uint16(decode.CPUModeUser)
-			}
-			events = append(events, cur)
-			cur = nil
+			emit()
 			continue
 		}
 		s.Format |= decode.SampleCallchain
