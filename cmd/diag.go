@@ -138,6 +138,9 @@ func (o *CommonOptions) warnings() *diag.Log {
 		st.diag.Add(diag.Warning{Source: name, Offset: 72, Where: "header", Field: "features",
 			Msg: "no feature sections: no build ids, event names or recording details (perf writes several)"})
 	}
+	if w := o.noKallsymsWarning(); w != "" {
+		st.diag.Perf(w)
+	}
 	ds := r.DecodeStats()
 	for _, err := range ds.Warnings {
 		st.diag.Add(decodeWarning(name, err))
@@ -156,7 +159,44 @@ func (o *CommonOptions) warnings() *diag.Log {
 	for _, err := range r.Symbolizer().SourceErrors() {
 		st.diag.Add(diag.Warning{Offset: -1, Msg: err.Error()})
 	}
+	if w := lostWarning(ds); w != "" {
+		st.diag.Perf(w)
+	}
 	return st.diag
+}
+
+// noKallsymsWarning returns perf 6.1's line for kernel addresses looked up
+// without kernel symbols in a recording whose build-id table names the
+// kernel's build id: no --kallsyms, no --symfs (perf then tries no local
+// files) and not the running kernel. "" when it does not apply, or in a
+// dialect whose perf says nothing (compat.Dialect.NoKallsymsWarning).
+func (o *CommonOptions) noKallsymsWarning() string {
+	if !o.dialect().NoKallsymsWarning || o.Kallsyms != "" || o.Symfs != "" {
+		return ""
+	}
+	for _, d := range o.State.run.Symbolizer().Diagnostics() {
+		if d.DSO == "[kernel.kallsyms]" && d.Reason == symbolize.NoKallsyms && d.BuildID != "" && d.Frames > 0 {
+			return "No kallsyms or vmlinux with build-id " + d.BuildID + " was found\n"
+		}
+	}
+	return ""
+}
+
+// lostWarning returns the warning perf prints at the end of a run whose
+// recording has LOST records (perf_session__warn_about_errors, in perf 6.1
+// and 7.3.4 alike): the records processed, as report --stats counts them
+// in TOTAL, and the LOST records ("chunks"); "" without LOST records.
+func lostWarning(ds *decode.Stats) string {
+	lost := ds.Counts[decode.RecordTypeLost]
+	if lost == 0 {
+		return ""
+	}
+	var total uint64
+	for _, n := range ds.Counts {
+		total += n
+	}
+	// perf prints both u64 counters with %d.
+	return fmt.Sprintf("Warning:\nProcessed %d events and lost %d chunks!\n\nCheck IO/CPU overload!\n\n", int32(total), int32(lost))
 }
 
 // decodeWarning turns a decoder warning into a diag.Warning.

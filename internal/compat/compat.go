@@ -140,6 +140,16 @@ type Dialect struct {
 	// does; perf 7.3.4's addr2line finds nothing there and perf prints
 	// "dso[addr]".
 	SrclineSymtabFile bool
+
+	// Warnings on stderr (cmd's warnings).
+
+	// NoKallsymsWarning prints perf 6.1's "No kallsyms or vmlinux with
+	// build-id ID was found" when kernel addresses are looked up in a
+	// recording of another kernel (by the build-id table) and neither
+	// --kallsyms nor --symfs is given (dso__find_kallsyms, once per run).
+	// perf 7.3.4 says nothing there: it falls back to the running
+	// kernel's /proc/kallsyms.
+	NoKallsymsWarning bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -170,6 +180,8 @@ var Perf61 = Dialect{
 	StatsNameWidth: 16,
 	// header
 	HeaderFeatures: 32, SrclineSymtabFile: true,
+	// warnings
+	NoKallsymsWarning: true,
 }
 
 // Default is the dialect used without --compat.

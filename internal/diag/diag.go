@@ -107,6 +107,7 @@ type Log struct {
 	kinds map[string]*kindCount
 	order []*kindCount
 	total uint64
+	perf  uint64 // of total, the warnings printed in perf's words (Perf)
 }
 
 type kindCount struct {
@@ -143,6 +144,19 @@ func (l *Log) AddN(w Warning, n uint64) {
 	}
 }
 
+// Perf records one warning that perf itself prints, and prints it as
+// perf does: text verbatim (it carries its own newlines), with no
+// "perfstitch:" prefix, so that stderr matches perf's byte for byte. It
+// counts in [Log.Count] but is left out of the summary, which perf does
+// not print.
+func (l *Log) Perf(text string) {
+	l.total++
+	l.perf++
+	if !l.quiet {
+		io.WriteString(l.w, text)
+	}
+}
+
 // Count is the number of warnings recorded.
 func (l *Log) Count() uint64 { return l.total }
 
@@ -150,10 +164,12 @@ func (l *Log) Count() uint64 { return l.total }
 func (l *Log) Kinds() int { return len(l.order) }
 
 // Summary prints, for each kind seen more often than printed, "… and N
-// more like this" after its first warning, then the total; nothing when
-// there were no warnings or the log is quiet.
+// more like this" after its first warning, then the total of perfstitch's
+// own warnings; nothing when there were none (those in perf's words
+// alone make no summary) or the log is quiet.
 func (l *Log) Summary() {
-	if l.quiet || l.total == 0 {
+	own := l.total - l.perf
+	if l.quiet || own == 0 {
 		return
 	}
 	for _, kc := range l.order {
@@ -163,10 +179,10 @@ func (l *Log) Summary() {
 		}
 	}
 	noun := "warnings"
-	if l.total == 1 {
+	if own == 1 {
 		noun = "warning"
 	}
-	fmt.Fprintf(l.w, "perfstitch: %s %s (-q silences them, --strict makes them errors)\n", Group(l.total), noun)
+	fmt.Fprintf(l.w, "perfstitch: %s %s (-q silences them, --strict makes them errors)\n", Group(own), noun)
 }
 
 // Group formats n with thousands separators: 3000 is "3,000".

@@ -47,3 +47,31 @@ func TestGroup(t *testing.T) {
 		}
 	}
 }
+
+func TestPerf(t *testing.T) {
+	const perfLine = "Warning:\nProcessed 9 events and lost 1 chunks!\n\nCheck IO/CPU overload!\n\n"
+	for _, c := range []struct {
+		name  string
+		quiet bool
+		own   bool
+		want  string
+		count uint64
+	}{
+		{"alone", false, false, perfLine, 1},
+		{"with own", false, true, perfLine + "perfstitch: warning: x\nperfstitch: 1 warning (-q silences them, --strict makes them errors)\n", 2},
+		{"quiet", true, true, "", 2},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			var b bytes.Buffer
+			l := New(&b, c.quiet)
+			l.Perf(perfLine)
+			if c.own {
+				l.Add(Warning{Offset: -1, Msg: "x"})
+			}
+			l.Summary()
+			if b.String() != c.want || l.Count() != c.count {
+				t.Errorf("printed %q, counted %d; want %q, %d", b.String(), l.Count(), c.want, c.count)
+			}
+		})
+	}
+}
