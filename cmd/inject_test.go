@@ -273,3 +273,18 @@ func TestInjectDamaged(t *testing.T) {
 	}
 	d.Close()
 }
+
+// TestInjectDemoPerf61: the demo, a real recording by perf 7.3.4 (its
+// attrs are 144 bytes, which perf 6.1 refuses), injected, is read by perf
+// 6.1 and prints the demo's perf 6.1 truth, testdata/demo/script.txt.
+func TestInjectDemoPerf61(t *testing.T) {
+	perf := testfixture.Tool(t, "perf")
+	demo := testfixture.Testdata(t, "demo")
+	out := filepath.Join(t.TempDir(), "stitched.data")
+	f, _, errOut := testFactory()
+	if code := Run(context.Background(), f, []string{"inject", "-i", filepath.Join(demo, "perf.data"), "-o", out}); code != ExitOK {
+		t.Fatalf("inject: exit %d: %s", code, errOut)
+	}
+	got := testfixture.RunPerf(t, perf, "", "script", "-i", out, "--symfs", filepath.Join(demo, "symfs"), "--kallsyms", filepath.Join(demo, "kallsyms"))
+	testfixture.MatchFile(t, filepath.Join(demo, "script.txt"), got)
+}

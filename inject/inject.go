@@ -133,15 +133,43 @@ func Rewrite(ctx context.Context, f *decode.File, w io.Writer, opts Options) (*R
 }
 
 // clearDefer returns copies of attrs without defer_callchain and
-// defer_output.
+// defer_output, each cut to the oldest perf_event_attr layout that still
+// holds all its non-zero fields: a perf refuses an attr larger than its
+// own ("file uses a more recent and unsupported ABI"), and the fields of
+// the newest layouts (config3, config4) are zero in most recordings, so
+// perf 6.1 reads a recording by perf 6.19 or later once they are gone.
+// Trailing zero fields mean the same as absent ones (the kernel's rule).
 func clearDefer(attrs []*decode.EventAttr) []*decode.EventAttr {
 	out := make([]*decode.EventAttr, len(attrs))
 	for i, a := range attrs {
 		c := *a
 		c.Flags &^= decode.AttrDeferCallchain | decode.AttrDeferOutput
+		c.Size = trimmedAttrSize(&c)
 		out[i] = &c
 	}
 	return out
+}
+
+// Sizes of the perf_event_attr layouts with config3 (VER8) and config4
+// (VER9), and of the one before them (VER7).
+const (
+	attrSizeVer7 = 128
+	attrSizeVer8 = 136
+	attrSizeVer9 = 144
+)
+
+// trimmedAttrSize is a.Size without the trailing VER9/VER8 fields that
+// are zero; other sizes (older layouts, or larger ones with fields this
+// package does not know) are kept.
+func trimmedAttrSize(a *decode.EventAttr) uint32 {
+	size := a.Size
+	if size == attrSizeVer9 && a.Config4 == 0 {
+		size = attrSizeVer8
+	}
+	if size == attrSizeVer8 && a.Config3 == 0 {
+		size = attrSizeVer7
+	}
+	return size
 }
 
 // outputMeta returns the feature sections to write: m, without the
