@@ -4,10 +4,7 @@ import (
 	"context"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
-	"strconv"
-	"strings"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/internal/testfixture"
@@ -53,14 +50,6 @@ var perf7KernelSummaries = []perf7Summary{
 	{golden: "stats.txt", args: statsArgs},
 	{golden: "collapsed.txt", args: collapsedArgs},
 }
-
-// perf7SummarySymbols marks the goldens that differ from perfstitch only
-// in symbol names (C++ names with parameters and return types, "sym@plt"
-// PLT names, vDSO frames perf 7.3.4 leaves unresolved in files without a
-// build-id table): they are compared through normaliseReport or
-// normaliseCollapsed until the symbolizer prints those names. Keyed by
-// "case/golden".
-var perf7SummarySymbols = map[string]bool{}
 
 // perf7SummaryPending lists the goldens perfstitch does not reproduce yet
 // for a reason outside report, stats and collapsed, keyed by
@@ -115,122 +104,8 @@ func checkPerf7Summary(t *testing.T, key, dir, symfs, kallsyms string, r perf7Su
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		got := out.Bytes()
-		if perf7SummarySymbols[key] {
-			normalise := normaliseReport
-			if r.args[0] == "script" {
-				normalise = normaliseCollapsed
-			}
-			got, want = normalise(got), normalise(want)
-		}
 		if d := testfixture.FirstDiff(got, want); d != "" {
 			t.Errorf("%s: first difference at %s", r.golden, d)
 		}
 	})
-}
-
-var (
-	// reportRow is a histogram row: the symbol is everything after the
-	// "[level] " mark.
-	reportRow = regexp.MustCompile(`^( +[0-9.]+%.*?\[.\] ).*$`)
-	// reportBranch is a call-graph line that starts a branch
-	// ("---name", "|--12.34%--name").
-	reportBranch = regexp.MustCompile(`^([ |]*(?:---|--[0-9.]+%--)).*$`)
-	// reportChained is a call-graph line that continues a branch.
-	reportChained = regexp.MustCompile(`^([ |]*)[^ |].*$`)
-	// reportRuler is the dotted line under the column titles, whose last
-	// run of dots is as wide as the longest symbol.
-	reportRuler = regexp.MustCompile(`\.+$`)
-)
-
-// normaliseReport replaces every symbol name of perf report --stdio text
-// by "SYM", drops the padding that the longest name decides, and sorts
-// the lines, since rows and branches of equal weight are ordered by name:
-// output whose symbols the symbolizer does not print as perf 7.3.4 yet is
-// compared in every other column, as a multiset of lines.
-func normaliseReport(b []byte) []byte {
-	lines := strings.Split(string(b), "\n")
-	for i, l := range lines {
-		l = strings.TrimRight(l, " ")
-		switch {
-		case strings.HasPrefix(l, "#"):
-			l = reportRuler.ReplaceAllString(l, "...")
-		case reportRow.MatchString(l):
-			l = reportRow.ReplaceAllString(l, "${1}SYM")
-		case reportBranch.MatchString(l):
-			l = reportBranch.ReplaceAllString(l, "${1}SYM")
-		case reportChained.MatchString(l):
-			l = reportChained.ReplaceAllString(l, "${1}SYM")
-		}
-		lines[i] = l
-	}
-	slices.Sort(lines)
-	return []byte(strings.Join(lines, "\n"))
-}
-
-// normaliseCollapsed replaces every frame of folded stacks but the
-// process name by "SYM" and sums the counts of stacks that become equal.
-func normaliseCollapsed(b []byte) []byte {
-	counts := map[string]uint64{}
-	for _, l := range strings.Split(strings.TrimSpace(string(b)), "\n") {
-		i := strings.LastIndexByte(l, ' ')
-		if i < 0 {
-			counts[l]++
-			continue
-		}
-		n, _ := strconv.ParseUint(l[i+1:], 10, 64)
-		frames := strings.Split(l[:i], ";")
-		for j := 1; j < len(frames); j++ {
-			frames[j] = "SYM"
-		}
-		counts[strings.Join(frames, ";")] += n
-	}
-	keys := make([]string, 0, len(counts))
-	for k := range counts {
-		keys = append(keys, k)
-	}
-	slices.Sort(keys)
-	var out strings.Builder
-	for _, k := range keys {
-		out.WriteString(k + " " + strconv.FormatUint(counts[k], 10) + "\n")
-	}
-	return []byte(out.String())
-}
-
-// TestNormaliseSummaries checks that the normalising functions hide
-// symbol names and nothing else.
-func TestNormaliseSummaries(t *testing.T) {
-	const report = "# Overhead  Command  Shared Object  Symbol\n" +
-		"# ........  .......  .............  ..........\n" +
-		"    50.00%  prog     libc.so.6      [.] memcpy@plt\n" +
-		"            |\n" +
-		"            ---memcpy@plt\n" +
-		"               main\n"
-	for _, tc := range []struct {
-		name, other string
-		equal       bool
-	}{
-		{"names", strings.NewReplacer("memcpy@plt", "@plt", "main", "int main(int, char**)", "  ..........\n", "  ....\n").Replace(report), true},
-		{"level", strings.Replace(report, "[.]", "[k]", 1), false},
-		{"overhead", strings.Replace(report, "50.00%", "50.01%", 1), false},
-		{"dso", strings.Replace(report, "libc.so.6 ", "libm.so.6 ", 1), false},
-		{"graph", strings.Replace(report, "---", "--50.00%--", 1), false},
-	} {
-		if eq := string(normaliseReport([]byte(report))) == string(normaliseReport([]byte(tc.other))); eq != tc.equal {
-			t.Errorf("report %s: normalised equal = %v, want %v", tc.name, eq, tc.equal)
-		}
-	}
-	const folded = "prog;main;a 1\nprog;main;b 2\nprog;x 3\n"
-	for _, tc := range []struct {
-		name, other string
-		equal       bool
-	}{
-		{"names", "prog;int main(int);b 3\nprog;y 3\n", true},
-		{"count", "prog;main;a 1\nprog;main;b 2\nprog;x 4\n", false},
-		{"depth", "prog;main;a;b 3\nprog;x 3\n", false},
-		{"comm", "other;main;a 1\nprog;main;b 2\nprog;x 3\n", false},
-	} {
-		if eq := string(normaliseCollapsed([]byte(folded))) == string(normaliseCollapsed([]byte(tc.other))); eq != tc.equal {
-			t.Errorf("collapsed %s: normalised equal = %v, want %v", tc.name, eq, tc.equal)
-		}
-	}
 }

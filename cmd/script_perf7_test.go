@@ -58,14 +58,6 @@ var perf7KernelRuns = []perf7Run{
 	{golden: "script-noinline.txt", args: []string{"--no-inline"}, byTime: true, orElse: "script.txt"},
 }
 
-// perf7Symbols marks the goldens that differ from perfstitch only in the
-// symbol-name column (PERFSTITCH_PERF7_EXACT=1 in the environment compares
-// them byte for byte all the same) (perf 7.3.4 demangles C++ names with their
-// parameters and return types and names PLT entries "sym@plt"): they are
-// compared through normaliseSymbols until the symbolizer prints those
-// names. Keyed by "case/golden".
-var perf7Symbols = map[string]bool{}
-
 // perf7Pending lists the goldens perfstitch does not reproduce yet for a
 // reason outside the script text layout, keyed by "case/golden".
 var perf7Pending = map[string]string{}
@@ -74,33 +66,9 @@ var perf7Pending = map[string]string{}
 // yet, keyed by "case/golden".
 var perf7KernelPending = map[string]string{}
 
-// symbolColumn matches the symbol of a callchain line ("\tADDR SYM
-// (DSO)") and of a sample line without callchain ("...: ADDR SYM
-// (DSO)"): the text between the address and the last parenthesised
-// DSO, or "(inlined)".
-var (
-	chainSymbol  = regexp.MustCompile(`(?m)^(\t *[0-9a-f]+ ).*?( \([^()\n]*\))$`)
-	unwindEnd    = regexp.MustCompile(`(?m)^\t *ffffffffffffffff \[unknown\] \(\[unknown\]\)\n`)
-	inlineRow    = regexp.MustCompile(`(?m)^\t *[0-9a-f]+ [^\n]* \(inlined\)\n`)
-	sampleSymbol = regexp.MustCompile(`(?m)^([^\t\n].*[a-z-]+: +[0-9a-f]+ ).*?( \([^()\n]*\))$`)
-)
-
-// normaliseSymbols replaces every symbol name of script output by "SYM"
-// and leaves out the "(inlined)" rows (perf 7.3.4 adds them to
-// frame-pointer chains too) and libunwind's terminal ffffffffffffffff
-// frame of DWARF-unwound chains (perf 7.3.4 prints none), so that output whose symbols the symbolizer does not print as perf
-// 7.3.4 yet can be compared in every other column.
-func normaliseSymbols(b []byte) []byte {
-	b = inlineRow.ReplaceAll(b, nil)
-	b = unwindEnd.ReplaceAll(b, nil)
-	b = chainSymbol.ReplaceAll(b, []byte("${1}SYM${2}"))
-	return sampleSymbol.ReplaceAll(b, []byte("${1}SYM${2}"))
-}
-
 // TestPerf7Script compares perfstitch script, in its default dialect,
 // with perf 7.3.4's goldens of the corpus and of the real deferred
-// recordings: byte for byte, or through normaliseSymbols for the goldens
-// in perf7Symbols.
+// recordings, byte for byte.
 func TestPerf7Script(t *testing.T) {
 	shared := testfixture.SharedDir(t)
 	for _, c := range testfixture.Corpus(t) {
@@ -110,7 +78,7 @@ func TestPerf7Script(t *testing.T) {
 				r.args = []string{"-F", "comm,pid,tid,time,event,ip,sym,symoff,dso,period"}
 			}
 			key := c.Name + "/" + r.golden
-			checkPerf7(t, key, c.Dir, c.Symfs, c.Kallsyms, r, perf7Symbols[key], perf7Pending[key])
+			checkPerf7(t, key, c.Dir, c.Symfs, c.Kallsyms, r, perf7Pending[key])
 		}
 	}
 	if testing.Short() {
@@ -125,7 +93,7 @@ func TestPerf7Script(t *testing.T) {
 			if !ok {
 				pending = perf7KernelPending[key]
 			}
-			checkPerf7(t, key, dir, filepath.Join(dir, "symfs"), filepath.Join(root, "kallsyms"), r, perf7Symbols[key], pending)
+			checkPerf7(t, key, dir, filepath.Join(dir, "symfs"), filepath.Join(root, "kallsyms"), r, pending)
 		}
 	}
 }
@@ -143,7 +111,7 @@ func kernelCases(shared string) (root string, dirs []string) {
 
 // checkPerf7 runs one perf7Run in dir (skipped when its golden is absent
 // or pending) and compares with the golden.
-func checkPerf7(t *testing.T, key, dir, symfs, kallsyms string, r perf7Run, normalise bool, pending string) {
+func checkPerf7(t *testing.T, key, dir, symfs, kallsyms string, r perf7Run, pending string) {
 	name := key
 	if r.data != "" {
 		name += "<" + filepath.Base(r.data)
@@ -177,9 +145,6 @@ func checkPerf7(t *testing.T, key, dir, symfs, kallsyms string, r perf7Run, norm
 			t.Fatalf("exit %d: %s", code, errOut)
 		}
 		got := out.Bytes()
-		if normalise && os.Getenv("PERFSTITCH_PERF7_EXACT") == "" {
-			got, want = normaliseSymbols(got), normaliseSymbols(want)
-		}
 		if r.byTime {
 			if d := sameBlocks(got, want); d != "" {
 				t.Errorf("%s: %s", r.golden, d)

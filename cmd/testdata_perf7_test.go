@@ -41,18 +41,12 @@ var demoPerf7Runs = []testdataPerf7Run{
 	{"stats.txt", []string{"stats", "--format", "perf"}},
 }
 
-// testdataPerf7Symbols marks the goldens compared through
-// normaliseSymbols until the symbolizer prints perf 7.3.4's names (here:
-// PLT slots of libc as "memcpy@plt"), keyed by "CASE/perf7/GOLDEN".
-var testdataPerf7Symbols = map[string]bool{}
-
 // testdataPerf7Pending lists the testdata goldens perfstitch does not
 // reproduce yet, keyed by "CASE/perf7/GOLDEN".
 var testdataPerf7Pending = map[string]string{}
 
 // TestPerf7Testdata compares perfstitch, in its default dialect, with the
-// perf 7.3.4 goldens of the testdata cases: byte for byte, or through
-// normaliseSymbols for those in testdataPerf7Symbols; those in
+// perf 7.3.4 goldens of the testdata cases, byte for byte; those in
 // testdataPerf7Pending are skipped with their reason.
 func TestPerf7Testdata(t *testing.T) {
 	cases := []struct {
@@ -86,9 +80,6 @@ func TestPerf7Testdata(t *testing.T) {
 					t.Fatalf("%q: exit %d: %s", args, code, errOut)
 				}
 				got := out.Bytes()
-				if testdataPerf7Symbols[key] {
-					got, want = normaliseSymbols(got), normaliseSymbols(want)
-				}
 				if d := testfixture.FirstDiff(got, want); d != "" {
 					t.Errorf("%s: first difference at %s", key, d)
 				}
