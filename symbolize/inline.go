@@ -61,18 +61,10 @@ func (s *Symbolizer) inlineFor(d *dso) *inlineInfo {
 	if d.inlRead {
 		return d.inl
 	}
-	if in, ok := s.unw.inl[d]; ok {
-		d.inl, d.inlRead = in, true
-		return in
-	}
-	if s.unw.inl == nil {
-		s.unw.inl = map[*dso]*inlineInfo{}
-	}
 	var in *inlineInfo
 	if d.path != "" && d.reason == Resolved && !d.noDWARF {
 		in = loadInline(d.path)
 	}
-	s.unw.inl[d] = in
 	d.inl, d.inlRead = in, true
 	return in
 }
@@ -415,13 +407,11 @@ func (s *Symbolizer) expandInlines(frames []Frame, d *dso) []Frame {
 	if d == nil || (d.inlRead && d.inl == nil) || s.opts.NoInline || f.Reason != Resolved || f.Symbol == "" || d.path == "" {
 		return frames
 	}
-	in := s.inlineFor(d)
-	if in == nil || len(in.names(in.vaddr(f.MapAddr))) == 0 {
-		return frames
-	}
 	fr := *f
-	out, _ := s.appendInlines(frames[:n], &fr, d)
-	return out
+	if out, ok := s.appendInlines(frames[:n], &fr, d); ok {
+		return out
+	}
+	return frames // nothing was appended: the frame is as it was
 }
 
 // appendInlines appends the frames perf's append_inlines makes of f (a

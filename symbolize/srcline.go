@@ -99,7 +99,7 @@ func (in *inlineInfo) sourceLine(pc uint64) (file string, line int) {
 			file, line = "", 0
 		}
 	}()
-	cu, err := in.d.Reader().SeekPC(pc)
+	cu, err := in.seekPC(in.d.Reader(), pc)
 	if err != nil || cu == nil {
 		return "", 0
 	}

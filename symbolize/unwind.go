@@ -40,8 +40,7 @@ const maxUnwindBytes = 1 << 20
 // unwindState is the Symbolizer's unwinding state: CFI tables by DSO and
 // scratch space reused across samples.
 type unwindState struct {
-	cfi map[*dso]*dsoCFI     // nil value: the DSO has no usable CFI
-	inl map[*dso]*inlineInfo // nil value: no DWARF for inline frames
+	cfi map[*dso]*dsoCFI // nil value: the DSO has no usable CFI
 	// data is the file perf reads a DSO's memory from ("": none).
 	data map[*dso]string
 	// snap holds every mapping of a process's maps snapshot, data
