@@ -52,6 +52,9 @@ type Pprof struct {
 	events    map[string]int // event name → index into eventNames
 	eventName []string
 	eventAttr []*decode.EventAttr
+	// one holds the IP of a sample without callchain, so that it is
+	// passed as a slice without an allocation per sample.
+	one [1]symbolize.Frame
 
 	first, last uint64
 	timed       bool
@@ -119,7 +122,8 @@ func (p *Pprof) Add(ev *symbolize.Event) error {
 		p.addFrames(recorded, s.PID)
 		p.addFrames(frames[len(frames)-unwound:], s.PID)
 	} else {
-		p.addFrames([]symbolize.Frame{ev.IP}, s.PID)
+		p.one[0] = ev.IP
+		p.addFrames(p.one[:], s.PID)
 	}
 
 	comm := commOf(ev.Comm, s.TID)
