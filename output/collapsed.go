@@ -398,15 +398,21 @@ func isPerfMap(mod string) bool {
 	}
 }
 
-// Flush writes the folded stacks, sorted bytewise as Perl's sort does.
-func (c *Collapsed) Flush() error {
+// sortedStacks returns the folded stacks, sorted bytewise as Perl's sort
+// does.
+func (c *Collapsed) sortedStacks() []string {
 	keys := make([]string, 0, len(c.counts))
 	for k := range c.counts {
 		keys = append(keys, k)
 	}
 	slices.Sort(keys)
+	return keys
+}
+
+// Flush writes the folded stacks, sorted bytewise as Perl's sort does.
+func (c *Collapsed) Flush() error {
 	var b []byte
-	for _, k := range keys {
+	for _, k := range c.sortedStacks() {
 		b = append(b[:0], k...)
 		b = append(b, ' ')
 		b = strconv.AppendUint(b, *c.counts[k], 10)

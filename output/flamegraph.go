@@ -2,11 +2,9 @@ package output
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"slices"
-	"strconv"
 	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
@@ -64,15 +62,14 @@ func CheckFlameGraphOptions(o FlameGraphOptions) error {
 type FlameGraph struct {
 	w    io.Writer
 	opts FlameGraphOptions
-	buf  bytes.Buffer
-	c    *Collapsed
+	c    *Collapsed // folds the samples; its stacks are read, not printed
 }
 
 // NewFlameGraph returns a flame graph writer on w. warn receives the
 // notes [Collapsed] prints (may be nil).
 func NewFlameGraph(w io.Writer, warn io.Writer, attrs func() []*decode.EventAttr, opts FlameGraphOptions) *FlameGraph {
 	fg := &FlameGraph{w: w, opts: opts}
-	fg.c = NewCollapsed(&fg.buf, warn, attrs, CollapsedOptions{All: true, PID: opts.HTML})
+	fg.c = NewCollapsed(io.Discard, warn, attrs, CollapsedOptions{All: true, PID: opts.HTML})
 	return fg
 }
 
@@ -81,12 +78,10 @@ func (fg *FlameGraph) Add(ev *symbolize.Event) error { return fg.c.Add(ev) }
 
 // Flush draws the graph.
 func (fg *FlameGraph) Flush() error {
-	if err := fg.c.Flush(); err != nil {
-		return err
-	}
-	stacks, err := parseFolded(&fg.buf)
-	if err != nil {
-		return err
+	keys := fg.c.sortedStacks()
+	stacks := make([]foldedStack, len(keys))
+	for i, k := range keys {
+		stacks[i] = foldedStack{frames: strings.Split(k, ";"), count: *fg.c.counts[k]}
 	}
 	root := buildFlameTree(stacks, fg.opts.Reverse)
 	bw := bufio.NewWriterSize(fg.w, 1<<16)
@@ -103,30 +98,6 @@ func (fg *FlameGraph) Flush() error {
 type foldedStack struct {
 	frames []string
 	count  uint64
-}
-
-// parseFolded reads collapsed lines "a;b;c 12" as flamegraph.pl reads
-// them: the count is what follows the last space.
-func parseFolded(r io.Reader) ([]foldedStack, error) {
-	var out []foldedStack
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
-	for sc.Scan() {
-		line := sc.Text()
-		i := strings.LastIndexByte(line, ' ')
-		if i < 0 {
-			return nil, fmt.Errorf("folded stack without count: %q", line)
-		}
-		n, err := strconv.ParseUint(line[i+1:], 10, 64)
-		if err != nil {
-			return nil, fmt.Errorf("folded stack %q: %w", line, err)
-		}
-		out = append(out, foldedStack{frames: strings.Split(line[:i], ";"), count: n})
-	}
-	if err := sc.Err(); err != nil {
-		return nil, fmt.Errorf("reading folded stacks: %w", err)
-	}
-	return out, nil
 }
 
 // frameKind is what a frame is, from the collapsed annotations.

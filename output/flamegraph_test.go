@@ -3,6 +3,7 @@ package output
 import (
 	"bufio"
 	"bytes"
+	"fmt"
 	"io"
 	"math"
 	"strconv"
@@ -241,4 +242,28 @@ func TestParseFolded(t *testing.T) {
 			t.Errorf("parseFolded(%q) accepted", bad)
 		}
 	}
+}
+
+// parseFolded reads collapsed lines "a;b;c 12" as flamegraph.pl reads
+// them: the count is what follows the last space.
+func parseFolded(r io.Reader) ([]foldedStack, error) {
+	var out []foldedStack
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 0, 64<<10), 64<<20)
+	for sc.Scan() {
+		line := sc.Text()
+		i := strings.LastIndexByte(line, ' ')
+		if i < 0 {
+			return nil, fmt.Errorf("folded stack without count: %q", line)
+		}
+		n, err := strconv.ParseUint(line[i+1:], 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("folded stack %q: %w", line, err)
+		}
+		out = append(out, foldedStack{frames: strings.Split(line[:i], ";"), count: n})
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("reading folded stacks: %w", err)
+	}
+	return out, nil
 }
