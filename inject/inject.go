@@ -93,15 +93,8 @@ func Rewrite(ctx context.Context, f *decode.File, w io.Writer, opts Options) (*R
 		wr:    wr,
 		order: f.Header.ByteOrder,
 		attrs: attrs,
-		byID:  make(map[uint64]*decode.EventAttr),
+		file:  f,
 		src:   &tracker{src: rs},
-	}
-	for _, a := range attrs {
-		for _, id := range a.IDs {
-			if _, dup := rw.byID[id]; !dup {
-				rw.byID[id] = a
-			}
-		}
 	}
 	rw.src.rounds = &rw.rounds
 	rw.src.rounds.maxFree = 4
@@ -205,7 +198,7 @@ type rewriter struct {
 	wr      *encode.Writer
 	order   binary.ByteOrder
 	attrs   []*decode.EventAttr
-	byID    map[uint64]*decode.EventAttr
+	file    *decode.File // the input, for its sample-id index
 	src     *tracker
 	rounds  rounds
 	dropped uint64
@@ -218,8 +211,8 @@ func (rw *rewriter) attrFor(c *decode.RecordCommon) *decode.EventAttr {
 	if a := c.Attr; a != nil && a.Index >= 0 && a.Index < len(rw.attrs) {
 		return rw.attrs[a.Index]
 	}
-	if a, ok := rw.byID[c.ID]; ok {
-		return a
+	if a := rw.file.EventByID(c.ID); a != nil && a.Index >= 0 && a.Index < len(rw.attrs) {
+		return rw.attrs[a.Index]
 	}
 	if len(rw.attrs) > 0 {
 		return rw.attrs[0]
