@@ -140,8 +140,8 @@ func (s *Stitcher) releaseAllInOrder(cause int) {
 		return // perf delivers them at the end
 	}
 	for i := range s.q.n {
-		e := s.q.buf[(s.q.head+i)%len(s.q.buf)]
-		if !e.ready && e.rec == nil {
+		e := s.q.at(i)
+		if !e.ready { // a held record is ready
 			s.noRecord(e, cause)
 		}
 	}
@@ -159,7 +159,7 @@ func (s *Stitcher) capSpan() {
 	}
 	for s.q.n > 0 {
 		front := s.q.front()
-		if front.ready || front.rec != nil || s.seq-front.seq <= uint64(s.opts.MaxPending) {
+		if front.ready || s.seq-front.seq <= uint64(s.opts.MaxPending) {
 			return
 		}
 		if !s.capFront(front) {

@@ -609,7 +609,7 @@ func (s *Stitcher) push(e *entry) {
 		return
 	}
 	front := s.q.front()
-	if front.ready || front.rec != nil {
+	if front.ready { // a held record is ready too
 		return
 	}
 	s.capFront(front)
@@ -663,6 +663,9 @@ type ring struct {
 }
 
 func (r *ring) front() *entry { return r.buf[r.head] }
+
+// at returns the i-th entry from the front.
+func (r *ring) at(i int) *entry { return r.buf[(r.head+i)%len(r.buf)] }
 
 func (r *ring) push(e *entry) {
 	if r.n == len(r.buf) {
