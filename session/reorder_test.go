@@ -71,7 +71,7 @@ func TestOrderings(t *testing.T) {
 		var out []sample
 		maxHeap = 0
 		for s.Next() {
-			maxHeap = max(maxHeap, len(s.ro.h))
+			maxHeap = max(maxHeap, s.ro.len())
 			if ev := s.Event(); ev != nil {
 				out = append(out, sample{ev.Time, ev.Comm})
 			}
