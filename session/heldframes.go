@@ -5,9 +5,9 @@ import "github.com/perfstitch/perfstitch/symbolize"
 // The reorder stage (reorder.go) may hold tens of thousands of resolved
 // samples behind one that still waits for its record. Their frames are
 // mostly the same few thousand (a hot kernel path, a loop's user stack),
-// so a held sample keeps each of its frames as an index into a table of
-// distinct frames, 4 bytes where a Frame is over 100, and gets its frames
-// back as a slice when it is yielded.
+// so a held sample keeps each of its frames (and its resolved IP) as an
+// index into a table of distinct frames, 4 bytes where a Frame is over
+// 100, and gets them back when it is yielded.
 
 // Sizes of a frame table.
 const (
@@ -34,28 +34,33 @@ type frameStore struct {
 	out  []symbolize.Frame // the frames of the item yielded last
 }
 
-// compact appends to refs the index of each of frames in the current
-// table (adding the frames it does not hold yet) and returns the table,
-// which counts one more user, and refs.
-func (fs *frameStore) compact(frames []symbolize.Frame, refs []uint32) (*frameEpoch, []uint32) {
+// compact appends to refs the index of ip and then of each of frames in
+// the current table (adding the frames it does not hold yet) and returns
+// the table, which counts one more user, and refs.
+func (fs *frameStore) compact(ip *symbolize.Frame, frames []symbolize.Frame, refs []uint32) (*frameEpoch, []uint32) {
 	ep := fs.cur
-	if ep == nil || len(ep.frames)+len(frames) > epochFrames {
+	if ep == nil || len(ep.frames)+1+len(frames) > epochFrames {
 		ep = fs.rotate()
 	}
 	ep.refs++
+	refs = append(refs, ep.intern(ip))
 	for i := range frames {
-		f := &frames[i]
-		k := uint32((f.Addr * 0x9e3779b97f4a7c15) >> (64 - epochBits))
-		if j := ep.slot[k]; j != 0 && ep.frames[j-1] == *f {
-			refs = append(refs, j-1)
-			continue
-		}
-		ep.frames = append(ep.frames, *f)
-		n := uint32(len(ep.frames))
-		ep.slot[k] = n
-		refs = append(refs, n-1)
+		refs = append(refs, ep.intern(&frames[i]))
 	}
 	return ep, refs
+}
+
+// intern returns the index of f in ep, adding it unless the frame last
+// interned with its address hash is the same.
+func (ep *frameEpoch) intern(f *symbolize.Frame) uint32 {
+	k := uint32((f.Addr * 0x9e3779b97f4a7c15) >> (64 - epochBits))
+	if j := ep.slot[k]; j != 0 && ep.frames[j-1] == *f {
+		return j - 1
+	}
+	ep.frames = append(ep.frames, *f)
+	n := uint32(len(ep.frames))
+	ep.slot[k] = n
+	return n - 1
 }
 
 // rotate starts a new current table, recycling the old one if nothing
@@ -90,16 +95,16 @@ func (fs *frameStore) recycle(ep *frameEpoch) {
 	fs.free = append(fs.free, ep)
 }
 
-// expand returns the frames refs index in ep, in storage valid until the
-// next call.
-func (fs *frameStore) expand(ep *frameEpoch, refs []uint32) []symbolize.Frame {
+// expand returns the frame refs[0] indexes in ep, and the frames the
+// other refs index, in storage valid until the next call.
+func (fs *frameStore) expand(ep *frameEpoch, refs []uint32) (ip symbolize.Frame, frames []symbolize.Frame) {
 	if fs.out == nil {
 		fs.out = make([]symbolize.Frame, 0, 64)
 	}
 	out := fs.out[:0]
-	for _, j := range refs {
+	for _, j := range refs[1:] {
 		out = append(out, ep.frames[j])
 	}
 	fs.out = out
-	return out
+	return ep.frames[refs[0]], out
 }

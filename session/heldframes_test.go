@@ -8,7 +8,7 @@ import (
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
-// TestFrameStore: held frames come back as they were, repeated frames and
+// TestFrameStore: held IPs and frames come back as they were, repeated frames and
 // frames that share an address but not their symbol included; tables are
 // recycled once nothing points into them and a newer one is current.
 func TestFrameStore(t *testing.T) {
@@ -17,14 +17,19 @@ func TestFrameStore(t *testing.T) {
 	}
 	var fs frameStore
 	type heldFrames struct {
-		ep   *frameEpoch
-		refs []uint32
-		want []symbolize.Frame
+		ep     *frameEpoch
+		refs   []uint32
+		wantIP symbolize.Frame
+		want   []symbolize.Frame
 	}
 	var all []heldFrames
 	hold := func(frames []symbolize.Frame) {
-		ep, refs := fs.compact(frames, nil)
-		all = append(all, heldFrames{ep, refs, slices.Clone(frames)})
+		ip := frame(0x1200, "b") // a sample without callchain
+		if len(frames) > 0 {
+			ip = frames[0]
+		}
+		ep, refs := fs.compact(&ip, frames, nil)
+		all = append(all, heldFrames{ep, refs, ip, slices.Clone(frames)})
 	}
 	hold([]symbolize.Frame{frame(0x1100, "a"), frame(0x1200, "b"), frame(0x1100, "a")})
 	hold([]symbolize.Frame{frame(0x1100, "a"), frame(0x1100, "other process's a"), {Addr: 0x5, Cookie: true, Reason: symbolize.Special}})
@@ -43,8 +48,8 @@ func TestFrameStore(t *testing.T) {
 	epochs := map[*frameEpoch]bool{}
 	for i, h := range all {
 		epochs[h.ep] = true
-		if got := fs.expand(h.ep, h.refs); !slices.Equal(got, h.want) {
-			t.Fatalf("held %d: frames %v, want %v", i, got, h.want)
+		if ip, got := fs.expand(h.ep, h.refs); ip != h.wantIP || !slices.Equal(got, h.want) {
+			t.Fatalf("held %d: IP %v, frames %v; want %v, %v", i, ip, got, h.wantIP, h.want)
 		}
 	}
 	if len(epochs) < 3 {

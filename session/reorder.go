@@ -38,14 +38,19 @@ type held struct {
 	seq      uint64
 	isSample bool
 	hidden   bool
-	ev       symbolize.Event // its Frames only once yielded (restore)
+	ev       symbolize.Event // its IP and Frames only once yielded (restore)
 	smp      stitch.Sample
 	buf      decode.Sample
-	rec      symbolize.Record
-	frames   []symbolize.Frame // storage of rec.Frames
-	// A sample's frames while it is held: indexes into table ep.
+	rec      *heldRecord // a record's, kept with the item once made
+	// A sample's IP and frames while it is held: indexes into table ep.
 	ep   *frameEpoch
 	refs []uint32
+}
+
+// heldRecord is a held record (rare, so kept out of held).
+type heldRecord struct {
+	rec    symbolize.Record
+	frames []symbolize.Frame // storage of rec.Frames
 }
 
 // reorder holds the held items by source position, in a ring indexed by
@@ -82,7 +87,9 @@ func (r *reorder) get() *held {
 
 // put recycles h, keeping its storage.
 func (r *reorder) put(h *held) {
-	h.rec = symbolize.Record{}
+	if h.rec != nil {
+		h.rec.rec = symbolize.Record{}
+	}
 	h.ev = symbolize.Event{}
 	if h.ep != nil {
 		r.frames.release(h.ep)
@@ -150,16 +157,16 @@ func (r *reorder) holdSample(ev *symbolize.Event, seq uint64) *held {
 	h.smp = *ev.Sample
 	h.smp.Sample = &h.buf
 	h.ev = *ev
-	h.ev.Sample, h.ev.Frames = &h.smp, nil
-	h.ep, h.refs = r.frames.compact(ev.Frames, h.refs[:0])
+	h.ev.Sample, h.ev.IP, h.ev.Frames = &h.smp, symbolize.Frame{}, nil
+	h.ep, h.refs = r.frames.compact(&ev.IP, ev.Frames, h.refs[:0])
 	return h
 }
 
-// restore gives held sample h, about to be yielded, its frames back, in
-// storage valid until the next restore.
+// restore gives held sample h, about to be yielded, its IP and frames
+// back, the frames in storage valid until the next restore.
 func (r *reorder) restore(h *held) {
 	if h.isSample {
-		h.ev.Frames = r.frames.expand(h.ep, h.refs)
+		h.ev.IP, h.ev.Frames = r.frames.expand(h.ep, h.refs)
 	}
 }
 
@@ -167,7 +174,11 @@ func (r *reorder) restore(h *held) {
 func (r *reorder) holdRecord(rec *symbolize.Record, seq uint64) *held {
 	h := r.get()
 	h.seq, h.isSample, h.hidden = seq, false, false
-	h.frames = append(h.frames[:0], rec.Frames...)
-	h.rec = symbolize.Record{Record: rec.Record.Clone(), Comm: rec.Comm, Frames: h.frames}
+	if h.rec == nil {
+		h.rec = new(heldRecord)
+	}
+	hr := h.rec
+	hr.frames = append(hr.frames[:0], rec.Frames...)
+	hr.rec = symbolize.Record{Record: rec.Record.Clone(), Comm: rec.Comm, Frames: hr.frames}
 	return h
 }

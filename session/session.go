@@ -282,7 +282,7 @@ func (s *Session) Record() *symbolize.Record {
 		return nil
 	}
 	if s.cur != nil {
-		return &s.cur.rec
+		return &s.cur.rec.rec
 	}
 	return &s.rec
 }
