@@ -34,9 +34,13 @@ type frameStore struct {
 	out  []symbolize.Frame // the frames of the item yielded last
 }
 
-// compact appends to refs the index of ip and then of each of frames in
-// the current table (adding the frames it does not hold yet) and returns
-// the table, which counts one more user, and refs.
+// compact appends to refs the index of ip in the current table, then
+// frames as runs (start, length) of the table's entries, adding the
+// frames it does not hold yet; it returns the table, which counts one
+// more user, and refs. A run goes on as long as the table's next entry is
+// the next frame, so a sequence of frames seen before (a kernel path, a
+// user stack) is mostly one run, which expand copies in one piece or not
+// at all.
 func (fs *frameStore) compact(ip *symbolize.Frame, frames []symbolize.Frame, refs []uint32) (*frameEpoch, []uint32) {
 	ep := fs.cur
 	if ep == nil || len(ep.frames)+1+len(frames) > epochFrames {
@@ -44,8 +48,19 @@ func (fs *frameStore) compact(ip *symbolize.Frame, frames []symbolize.Frame, ref
 	}
 	ep.refs++
 	refs = append(refs, ep.intern(ip))
-	for i := range frames {
-		refs = append(refs, ep.intern(&frames[i]))
+	runs := len(refs)
+	for i := 0; i < len(frames); {
+		j := ep.intern(&frames[i])
+		n := 1
+		for i+n < len(frames) && int(j)+n < len(ep.frames) && ep.frames[int(j)+n] == frames[i+n] {
+			n++
+		}
+		if k := len(refs); k > runs && refs[k-2]+refs[k-1] == j {
+			refs[k-1] += uint32(n) // the run before goes on here
+		} else {
+			refs = append(refs, j, uint32(n))
+		}
+		i += n
 	}
 	return ep, refs
 }
@@ -95,16 +110,24 @@ func (fs *frameStore) recycle(ep *frameEpoch) {
 	fs.free = append(fs.free, ep)
 }
 
-// expand returns the frame refs[0] indexes in ep, and the frames the
-// other refs index, in storage valid until the next call.
+// expand returns the frame refs[0] indexes in ep, and the frames of the
+// runs the other refs give, valid until the next call (a single run is
+// the table's own storage, which does not change while a sample in it is
+// held).
 func (fs *frameStore) expand(ep *frameEpoch, refs []uint32) (ip symbolize.Frame, frames []symbolize.Frame) {
+	ip = ep.frames[refs[0]]
+	runs := refs[1:]
+	if len(runs) == 2 {
+		start, end := runs[0], runs[0]+runs[1]
+		return ip, ep.frames[start:end:end]
+	}
 	if fs.out == nil {
 		fs.out = make([]symbolize.Frame, 0, 64)
 	}
 	out := fs.out[:0]
-	for _, j := range refs[1:] {
-		out = append(out, ep.frames[j])
+	for i := 0; i+1 < len(runs); i += 2 {
+		out = append(out, ep.frames[runs[i]:runs[i]+runs[i+1]]...)
 	}
 	fs.out = out
-	return ep.frames[refs[0]], out
+	return ip, out
 }
