@@ -56,7 +56,9 @@ most weight ranked first (so you know which binary to supply with --symfs).
 // statsRun runs the session and prints the stats.
 func statsRun(ctx context.Context, opts *StatsOptions) error {
 	p, err := openSession(ctx, &opts.Common, session.Options{
-		Show: []decode.RecordType{decode.RecordTypeLost, decode.RecordTypeLostSamples, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle},
+		// The counts do not depend on the order: nothing is held back.
+		Ordering: session.AsArrived,
+		Show:     []decode.RecordType{decode.RecordTypeLost, decode.RecordTypeLostSamples, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle},
 	})
 	if err != nil {
 		return err

@@ -4,10 +4,12 @@
 # perf 6.1 (the host's perf) and, when ../shared/tools/perf7 is set up,
 # perf 7.3.4; the shared corpus cases (small files); and script and stats
 # on a deferred rewrite of the recording (perfstitch simulate, cookie ABI)
-# against the original. Each comparison runs in alternating pairs
-# (A B, B A, A B, ...) with output to /dev/null and prints the medians of
-# wall and CPU (user+sys) time, their ratios and the peak RSS
-# (/usr/bin/time's "Maximum resident set size").
+# against the original, with the extra CPU time per deferred sample and
+# the stitcher's own ns per deferred sample (BenchmarkDecodeStitch's
+# overhead-arrival, when go is installed). Each comparison runs in
+# alternating pairs (A B, B A, A B, ...) with output to /dev/null and
+# prints the medians of wall and CPU (user+sys) time, their ratios and the
+# peak RSS (/usr/bin/time's "Maximum resident set size").
 #
 # Not part of CI: it records the large file once if absent (needs perf and
 # permission to record; ~80 MB; delete it to re-record) and takes minutes.
@@ -125,6 +127,14 @@ pair() {
 	}'
 }
 
+# extra LABEL N: what the last pair's A took beyond its B, per deferred
+# sample (N of them), in CPU time.
+extra() {
+	awk -v l="$1" -v n="$2" -v a="$row_a_cpu" -v b="$row_b_cpu" 'BEGIN {
+		if (n > 0 && a > 0 && b > 0) printf "#   %s: %+.0f ns of CPU per deferred sample (%d deferred samples)\n", l, (a - b) * 1e9 / n, n
+	}'
+}
+
 q() { printf "'%s'" "$(printf '%s' "$1" | sed "s/'/'\\\\''/g")"; }
 D=$(q "$DATA")
 P=$(q "$PS")
@@ -180,11 +190,23 @@ for row in $ROWS; do
 		fi
 		# A: the deferred rewrite, B: the original; the target is A at most
 		# 10% longer (B/A >= 0.91) and at most 16 MiB more.
+		ndef=$("$PS" stats -i "$DEF" --format json 2>/dev/null |
+			sed -n 's/.*"deferred": *\([0-9]*\).*/\1/p' | head -1)
 		pair "script: deferred (A) vs original (B)" "$DIR" \
 			"$P script -i $(q "$DEF")" "$P script -i $D"
+		extra "script" "$ndef"
 		pair "stats: deferred (A) vs original (B)" "$DIR" \
 			"$P stats -i $(q "$DEF")" "$P stats -i $D"
-		"$PS" stats -i "$DEF" 2>/dev/null | grep -i -E 'ns per|stitch' | sed 's/^/#   /' || true
+		extra "stats" "$ndef"
+		# The Stitcher's own cost, without decoding, symbolizing or
+		# printing: stitch/decode_bench_test.go's overhead-arrival (the
+		# delivery order a session uses), medians of pairs.
+		if command -v go >/dev/null 2>&1; then
+			(cd "$REPO" && go test -run '^$' -bench 'DecodeStitch/overhead-arrival$' -benchtime 100x -cpu 1 ./stitch 2>/dev/null) |
+				awk '/overhead-arrival/ { for (i = 2; i < NF; i++) if ($(i + 1) == "stitch-ns/sample") ns = $i; else if ($(i + 1) == "stitch-%") pc = $i }
+				END { if (ns != "") printf "#   stitcher alone (go test -bench DecodeStitch/overhead-arrival): %s ns per deferred sample, +%s%% over decode+read\n", ns, pc
+				else print "#   stitcher alone: benchmark did not run (no shared corpus?)" }'
+		fi
 		;;
 	small)
 		for c in "$CORPUS"/*/; do

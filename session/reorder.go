@@ -23,6 +23,12 @@ const (
 	// merged sample at its record, the samples whose record never came at
 	// the end of the input (stitch.PerfOrder).
 	AsPerf
+	// AsArrived yields each sample as ByTime resolves it, when its record
+	// arrives (and the waiting samples of an exiting thread at its exit),
+	// without putting it back in time order: for consumers whose result
+	// does not depend on the order of the samples (perfstitch stats'
+	// counts), which then hold nothing back.
+	AsArrived
 )
 
 // held is a yielded item kept back to restore time order: a resolved
@@ -32,17 +38,34 @@ type held struct {
 	seq      uint64
 	isSample bool
 	hidden   bool
-	ev       symbolize.Event
+	ev       symbolize.Event // its IP and Frames only once yielded (restore)
 	smp      stitch.Sample
 	buf      decode.Sample
-	rec      symbolize.Record
-	frames   []symbolize.Frame // storage of rec.Frames
+	rec      *heldRecord // a record's, kept with the item once made
+	// A sample's IP and frames while it is held: indexes into table ep.
+	ep   *frameEpoch
+	refs []uint32
 }
 
-// reorder is a min-heap of held items by source position.
+// heldRecord is a held record (rare, so kept out of held).
+type heldRecord struct {
+	rec    symbolize.Record
+	frames []symbolize.Frame // storage of rec.Frames
+}
+
+// reorder holds the held items by source position, in a ring indexed by
+// position: the items come nearly in order (a late sample just below the
+// others), and a source position is never below the low mark of an item
+// that came before it, so the ring spans only the positions from that
+// mark on, and push and pop cost O(1).
 type reorder struct {
-	h    []*held
+	ring []*held // by seq modulo its (power of two) length
+	base uint64  // no item has a lower position
+	hi   uint64  // no item has this position or a higher one
+	n    int     // items in the ring
 	free []*held
+
+	frames frameStore
 }
 
 // heldChunk is how many held items are allocated at once.
@@ -64,79 +87,98 @@ func (r *reorder) get() *held {
 
 // put recycles h, keeping its storage.
 func (r *reorder) put(h *held) {
-	h.rec = symbolize.Record{}
-	h.ev.Sample = nil
+	if h.rec != nil {
+		h.rec.rec = symbolize.Record{}
+	}
+	h.ev = symbolize.Event{}
+	if h.ep != nil {
+		r.frames.release(h.ep)
+		h.ep = nil
+	}
 	r.free = append(r.free, h)
 }
 
-// push adds h to the heap.
+// len returns the number of items held.
+func (r *reorder) len() int { return r.n }
+
+// push adds h; its position is at least the low mark last passed to pop.
 func (r *reorder) push(h *held) {
-	r.h = append(r.h, h)
-	i := len(r.h) - 1
-	for i > 0 {
-		p := (i - 1) / 2
-		if r.h[p].seq <= h.seq {
-			break
-		}
-		r.h[i] = r.h[p]
-		i = p
+	if r.n == 0 || h.seq >= r.hi {
+		r.hi = h.seq + 1
 	}
-	r.h[i] = h
+	r.base = min(r.base, h.seq) // a no-op but for a broken low mark
+	if r.hi-r.base > uint64(len(r.ring)) {
+		r.regrow(r.hi - r.base)
+	}
+	r.ring[h.seq&uint64(len(r.ring)-1)] = h
+	r.n++
+}
+
+// regrow makes the ring hold at least span positions from base on,
+// placing the items again.
+func (r *reorder) regrow(span uint64) {
+	size := max(1024, len(r.ring))
+	for uint64(size) < span {
+		size *= 2
+	}
+	old := r.ring
+	r.ring = make([]*held, size)
+	for _, h := range old {
+		if h != nil {
+			r.ring[h.seq&uint64(size-1)] = h
+		}
+	}
 }
 
 // pop removes and returns the item with the lowest source position if it
 // is below low: nothing still to come can precede it.
 func (r *reorder) pop(low uint64) *held {
-	if len(r.h) == 0 || r.h[0].seq >= low {
-		return nil
-	}
-	top := r.h[0]
-	n := len(r.h) - 1
-	last := r.h[n]
-	r.h[n] = nil
-	r.h = r.h[:n]
-	if n > 0 {
-		i := 0
-		for {
-			c := 2*i + 1
-			if c >= n {
-				break
-			}
-			if c+1 < n && r.h[c+1].seq < r.h[c].seq {
-				c++
-			}
-			if last.seq <= r.h[c].seq {
-				break
-			}
-			r.h[i] = r.h[c]
-			i = c
+	for r.n > 0 && r.base < low {
+		i := r.base & uint64(len(r.ring)-1)
+		r.base++
+		if h := r.ring[i]; h != nil {
+			r.ring[i] = nil
+			r.n--
+			return h
 		}
-		r.h[i] = last
 	}
-	return top
+	if r.n == 0 && low > r.base && low != ^uint64(0) {
+		r.base = low
+	}
+	return nil
 }
 
-// holdSample keeps a copy of stitched sample smp, to be resolved into the
-// returned item (so that its Event points to storage of its own).
-func (r *reorder) holdSample(smp *stitch.Sample, seq uint64) *held {
+// holdSample keeps a copy of resolved sample ev, its frames as indexes
+// into the frame tables (restore gives them back).
+func (r *reorder) holdSample(ev *symbolize.Event, seq uint64) *held {
 	h := r.get()
 	h.seq, h.isSample = seq, true
-	smp.Sample.CopyTo(&h.buf)
-	if n := len(h.buf.Callchain) + 8; cap(h.ev.Frames) < n {
-		// Once, instead of growing while resolving: a new item is made
-		// for each held item beyond the high-water mark.
-		h.ev.Frames = make([]symbolize.Frame, 0, n)
-	}
-	h.smp = *smp
+	ev.Sample.Sample.CopyTo(&h.buf)
+	h.smp = *ev.Sample
 	h.smp.Sample = &h.buf
+	h.ev = *ev
+	h.ev.Sample, h.ev.IP, h.ev.Frames = &h.smp, symbolize.Frame{}, nil
+	h.ep, h.refs = r.frames.compact(&ev.IP, ev.Frames, h.refs[:0])
 	return h
+}
+
+// restore gives held sample h, about to be yielded, its IP and frames
+// back, the frames in storage valid until the next restore.
+func (r *reorder) restore(h *held) {
+	if h.isSample {
+		h.ev.IP, h.ev.Frames = r.frames.expand(h.ep, h.refs)
+	}
 }
 
 // holdRecord keeps a copy of record rec.
 func (r *reorder) holdRecord(rec *symbolize.Record, seq uint64) *held {
 	h := r.get()
 	h.seq, h.isSample, h.hidden = seq, false, false
-	h.frames = append(h.frames[:0], rec.Frames...)
-	h.rec = symbolize.Record{Record: rec.Record.Clone(), Comm: rec.Comm, Frames: h.frames}
+	if h.rec == nil {
+		h.rec = new(heldRecord)
+	}
+	hr := h.rec
+	hr.frames = append(hr.frames[:0], rec.Frames...)
+	hr.rec = symbolize.Record{Record: rec.Record.Clone(), Comm: rec.Comm, Frames: hr.frames}
 	return h
 }

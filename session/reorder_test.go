@@ -1,9 +1,12 @@
 package session
 
 import (
+	"cmp"
 	"context"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/perfstitch/perfstitch/internal/testfixture"
@@ -71,7 +74,7 @@ func TestOrderings(t *testing.T) {
 		var out []sample
 		maxHeap = 0
 		for s.Next() {
-			maxHeap = max(maxHeap, len(s.ro.h))
+			maxHeap = max(maxHeap, s.ro.len())
 			if ev := s.Event(); ev != nil {
 				out = append(out, sample{ev.Time, ev.Comm})
 			}
@@ -100,6 +103,22 @@ func TestOrderings(t *testing.T) {
 	if sorted(asPerf) {
 		t.Error("AsPerf: samples in time order; perf prints merged samples at their record")
 	}
+	// AsArrived: ByTime's samples, resolved alike, none held back.
+	asArrived := read(AsArrived, 0)
+	if maxHeap != 0 {
+		t.Errorf("AsArrived: reorder stage held up to %d items, want none", maxHeap)
+	}
+	if sorted(asArrived) {
+		t.Error("AsArrived: samples in time order; they come as their records arrive")
+	}
+	byKey := func(l []sample) []sample {
+		l = slices.Clone(l)
+		slices.SortFunc(l, func(a, b sample) int { return cmp.Or(cmp.Compare(a.time, b.time), strings.Compare(a.comm, b.comm)) })
+		return l
+	}
+	if !slices.Equal(byKey(asArrived), byKey(byTime)) {
+		t.Error("AsArrived: not the samples (times and comms) of ByTime")
+	}
 	// --max-pending bounds what the reorder stage holds, in time order.
 	const bound = 16
 	if l := read(ByTime, bound); !sorted(l) || len(l) != len(byTime) {
@@ -111,7 +130,7 @@ func TestOrderings(t *testing.T) {
 	// kernel/c-threads: tid 219's sample at 13.137504 s, COMM wk-reader at
 	// 13.137583, its record at 13.137615.
 	const renamed = 13137504000
-	for name, l := range map[string][]sample{"ByTime": byTime, "AsPerf": asPerf} {
+	for name, l := range map[string][]sample{"ByTime": byTime, "AsPerf": asPerf, "AsArrived": asArrived} {
 		found := false
 		for _, smp := range l {
 			if smp.time/1000 == renamed/1000 {

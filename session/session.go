@@ -168,6 +168,7 @@ func (s *Session) Next() bool {
 	}
 	for {
 		if h := s.ro.pop(s.low); h != nil {
+			s.ro.restore(h)
 			s.cur, s.isSample, s.hidden = h, h.isSample, h.hidden
 			return true
 		}
@@ -188,7 +189,7 @@ func (s *Session) Next() bool {
 			s.progress(e)
 		}
 		s.low = e.Low
-		direct := s.opts.Ordering == AsPerf || (len(s.ro.h) == 0 && e.Seq < e.Low)
+		direct := s.opts.Ordering != ByTime || (s.ro.len() == 0 && e.Seq < e.Low)
 		if e.Sample != nil {
 			c := &e.Sample.Sample.RecordCommon
 			if !s.filter.keepSample(c) {
@@ -199,24 +200,15 @@ func (s *Session) Next() bool {
 				continue
 			}
 			ev := &s.ev
-			var h *held
-			if !direct {
-				h = s.ro.holdSample(e.Sample, e.Seq)
-				ev = &h.ev
-				s.sym.Resolve(&h.smp, ev)
-			} else {
-				s.sym.Resolve(e.Sample, ev)
-			}
+			s.sym.Resolve(e.Sample, ev)
 			if !s.filter.keepResolved(ev) {
 				if !s.opts.CountHidden {
-					if h != nil {
-						s.ro.put(h)
-					}
 					continue
 				}
 				hidden = true
 			}
-			if h != nil {
+			if !direct {
+				h := s.ro.holdSample(ev, e.Seq)
 				h.hidden = hidden
 				s.ro.push(h)
 				continue
@@ -290,7 +282,7 @@ func (s *Session) Record() *symbolize.Record {
 		return nil
 	}
 	if s.cur != nil {
-		return &s.cur.rec
+		return &s.cur.rec.rec
 	}
 	return &s.rec
 }

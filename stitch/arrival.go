@@ -6,7 +6,10 @@ import "github.com/perfstitch/perfstitch/decode"
 // samples are held (in s.q, in source order, and in their thread's wait
 // list); everything else is delivered as it is read, and a completed
 // sample goes to s.out, which is drained before the next source record is
-// read.
+// read. A delivered entry leaves a nil slot in s.q (until the slots before
+// it are gone too, so that s.q's length is still the span a consumer
+// restoring time order holds) and is recycled at once: only the samples
+// still waiting keep their copies.
 
 // complete marks a held sample complete; outside TimeOrder it is then
 // delivered next.
@@ -21,15 +24,13 @@ func (s *Stitcher) complete(e *entry) {
 func (s *Stitcher) nextArrival() bool {
 	if e := s.last; e != nil {
 		s.last = nil
-		if !e.inQ {
-			s.recycle(e)
-		}
+		s.recycle(e)
 	}
 	for {
 		if s.out.n > 0 {
 			e := s.out.pop()
 			s.deliver(e)
-			e.done = true
+			s.q.clear(e.pos)
 			s.popDone()
 			s.ev.Seq, s.ev.Low = e.seq, s.low()
 			return true
@@ -63,21 +64,17 @@ func (s *Stitcher) low() uint64 {
 	return s.seq
 }
 
-// popDone drops the delivered entries from the front of s.q, recycling
-// all but the one delivered last (recycled by the next call of Next).
+// popDone drops the slots of delivered entries from the front of s.q, so
+// that its front is the oldest entry not yet delivered.
 func (s *Stitcher) popDone() {
-	for s.q.n > 0 && s.q.front().done {
-		e := s.q.pop()
-		e.inQ = false
-		if e != s.last {
-			s.recycle(e)
-		}
+	for s.q.n > 0 && s.q.front() == nil {
+		s.q.pop()
 	}
 }
 
 // hold puts a new entry read at source position seq in s.q.
 func (s *Stitcher) hold(e *entry, seq uint64) {
-	e.seq, e.inQ, e.done = seq, true, false
+	e.seq, e.pos = seq, s.q.end()
 	s.q.push(e)
 	if s.q.n > s.stats.QueueHighWater {
 		s.stats.QueueHighWater = s.q.n
@@ -141,7 +138,7 @@ func (s *Stitcher) releaseAllInOrder(cause int) {
 	}
 	for i := range s.q.n {
 		e := s.q.at(i)
-		if !e.ready { // a held record is ready
+		if e != nil && !e.ready { // a held record is ready
 			s.noRecord(e, cause)
 		}
 	}

@@ -144,3 +144,37 @@ func FuzzArrivalOrder(f *testing.F) {
 		}
 	})
 }
+
+// TestArrivalKeepsOnlyWaiting: in ArrivalOrder the samples completed
+// behind a long-waiting one are delivered and their copies reused at once,
+// so what the Stitcher allocates does not grow with how many there are,
+// while the span it reports (QueueHighWater) still covers them all.
+func TestArrivalKeepsOnlyWaiting(t *testing.T) {
+	stream := func(n int) []decode.Record {
+		recs := []decode.Record{smp(evA, 1, 1, K, 0xffff1, D, 7)}
+		for i := range uint64(n) {
+			t0 := 10 + 3*i
+			recs = append(recs, smp(evA, 2, t0, K, 0xffff2, 0xffff3, D, 9+2*i), rec(evA, 2, t0+1, 9+2*i, 0x400, 0x500))
+		}
+		return append(recs, rec(evA, 1, 20+3*uint64(n), 7, 0x600))
+	}
+	allocs := func(n int) (uint64, *stitch.Stats) {
+		recs := stream(n)
+		var st *stitch.Stitcher
+		got := testing.AllocsPerRun(1, func() {
+			st = stitch.New(&sliceSource{recs: recs}, stitch.Options{Order: stitch.ArrivalOrder})
+			for st.Next() {
+			}
+		})
+		return uint64(got), st.Stats()
+	}
+	small, _ := allocs(100)
+	large, st := allocs(5000)
+	if st.Count(stitch.Stitched) != 5001 || st.QueueHighWater != 5001 {
+		t.Errorf("stitched %d, queue high water %d; want 5001 and 5001", st.Count(stitch.Stitched), st.QueueHighWater)
+	}
+	// The queue's slots grow by doubling: a few allocations more.
+	if large > small+20 {
+		t.Errorf("%d allocations for 5000 samples behind a waiting one, %d for 100: copies kept per sample", large, small)
+	}
+}

@@ -95,6 +95,7 @@ type benchPass struct {
 	data       []byte
 	withStitch bool
 	withRead   bool
+	order      stitch.Order // of the Stitcher
 	sink       uint64
 }
 
@@ -126,7 +127,7 @@ func (p *benchPass) run(b *testing.B) *stitch.Stats {
 		}
 		return nil
 	}
-	st := stitch.New(rs, stitch.Options{})
+	st := stitch.New(rs, stitch.Options{Order: p.order})
 	for st.Next() {
 		if s := st.Event().Sample; s != nil && p.withRead {
 			read(s.Callchain)
@@ -169,43 +170,53 @@ func BenchmarkDecodeStitch(b *testing.B) {
 	b.Run("decode", func(b *testing.B) { run(b, false, false) })
 	b.Run("decode+read", func(b *testing.B) { run(b, false, true) })
 	b.Run("decode+stitch+read", func(b *testing.B) { run(b, true, true) })
-	b.Run("overhead", func(b *testing.B) {
-		base := &benchPass{data: data, withRead: true}
-		full := &benchPass{data: data, withStitch: true, withRead: true}
-		samples := full.run(b).Total()
-		timed := func(p *benchPass) time.Duration {
-			// Each pass starts on a collected heap: a pass takes a few
-			// milliseconds, and a collection cycle falling into one of a
-			// pair and not the other swamps the difference. (Neither
-			// the decoder nor the Stitcher allocates per record, so no
-			// collection cost is left out.)
-			runtime.GC()
-			c := cpuTime()
-			p.run(b)
-			return cpuTime() - c
+	// overhead in TimeOrder (the library's default) and in ArrivalOrder
+	// (what a session uses; scripts/bench-script.sh prints its
+	// stitch-ns/sample).
+	b.Run("overhead", func(b *testing.B) { benchOverhead(b, data, stitch.TimeOrder) })
+	b.Run("overhead-arrival", func(b *testing.B) { benchOverhead(b, data, stitch.ArrivalOrder) })
+}
+
+// benchOverhead runs decode+read and decode+stitch+read (in the given
+// order) in turn and reports the medians over the pairs: stitch-%,
+// base-cpu-ns and stitch-ns/sample, the Stitcher's own cost per deferred
+// sample.
+func benchOverhead(b *testing.B, data []byte, order stitch.Order) {
+	base := &benchPass{data: data, withRead: true}
+	full := &benchPass{data: data, withStitch: true, withRead: true, order: order}
+	samples := full.run(b).Deferred()
+	timed := func(p *benchPass) time.Duration {
+		// Each pass starts on a collected heap: a pass takes a few
+		// milliseconds, and a collection cycle falling into one of a
+		// pair and not the other swamps the difference. (Neither
+		// the decoder nor the Stitcher allocates per record, so no
+		// collection cost is left out.)
+		runtime.GC()
+		c := cpuTime()
+		p.run(b)
+		return cpuTime() - c
+	}
+	var ratios, bases, diffs []float64
+	for i := 0; b.Loop(); i++ {
+		var tb, tf time.Duration
+		if i%2 == 0 {
+			tb = timed(base)
+			tf = timed(full)
+		} else {
+			tf = timed(full)
+			tb = timed(base)
 		}
-		var ratios, bases, diffs []float64
-		for i := 0; b.Loop(); i++ {
-			var tb, tf time.Duration
-			if i%2 == 0 {
-				tb = timed(base)
-				tf = timed(full)
-			} else {
-				tf = timed(full)
-				tb = timed(base)
-			}
-			ratios = append(ratios, float64(tf)/float64(tb))
-			bases = append(bases, float64(tb))
-			diffs = append(diffs, float64(tf-tb))
-		}
-		// One of a pair may still meet a stall of the (shared) machine
-		// the other did not: the medians are what one pass costs.
-		median := func(v []float64) float64 {
-			slices.Sort(v)
-			return v[len(v)/2]
-		}
-		b.ReportMetric(100*(median(ratios)-1), "stitch-%")
-		b.ReportMetric(median(bases), "base-cpu-ns")
-		b.ReportMetric(median(diffs)/float64(samples), "stitch-ns/sample")
-	})
+		ratios = append(ratios, float64(tf)/float64(tb))
+		bases = append(bases, float64(tb))
+		diffs = append(diffs, float64(tf-tb))
+	}
+	// One of a pair may still meet a stall of the (shared) machine
+	// the other did not: the medians are what one pass costs.
+	median := func(v []float64) float64 {
+		slices.Sort(v)
+		return v[len(v)/2]
+	}
+	b.ReportMetric(100*(median(ratios)-1), "stitch-%")
+	b.ReportMetric(median(bases), "base-cpu-ns")
+	b.ReportMetric(median(diffs)/float64(samples), "stitch-ns/sample")
 }

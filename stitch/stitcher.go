@@ -179,9 +179,8 @@ type entry struct {
 	tid   int32
 	ready bool // complete; may be delivered once everything before it was
 
-	seq  uint64 // position in the source (PerfOrder, ArrivalOrder)
-	inQ  bool   // still in Stitcher.q (PerfOrder, ArrivalOrder)
-	done bool   // delivered (PerfOrder, ArrivalOrder)
+	seq uint64 // position in the source (PerfOrder, ArrivalOrder)
+	pos uint64 // position in Stitcher.q (ring.end when it was pushed)
 }
 
 // Causes of a NoRecord release.
@@ -657,12 +656,23 @@ func (s *Stitcher) recycle(e *entry) {
 
 // ring is a FIFO of entries.
 type ring struct {
-	buf  []*entry
-	head int
-	n    int
+	buf    []*entry
+	head   int
+	n      int
+	popped uint64 // entries popped so far: the position of the front
 }
 
 func (r *ring) front() *entry { return r.buf[r.head] }
+
+// end is the position the next entry pushed gets.
+func (r *ring) end() uint64 { return r.popped + uint64(r.n) }
+
+// clear empties the slot at position pos, if it is still in the ring.
+func (r *ring) clear(pos uint64) {
+	if pos >= r.popped && pos < r.end() {
+		r.buf[(r.head+int(pos-r.popped))%len(r.buf)] = nil
+	}
+}
 
 // at returns the i-th entry from the front.
 func (r *ring) at(i int) *entry { return r.buf[(r.head+i)%len(r.buf)] }
@@ -683,5 +693,6 @@ func (r *ring) pop() *entry {
 	r.buf[r.head] = nil
 	r.head = (r.head + 1) % len(r.buf)
 	r.n--
+	r.popped++
 	return e
 }
