@@ -33,6 +33,7 @@ type ScriptOptions struct {
 	DeltaTime      bool          // --deltatime
 	Header         bool          // --header
 	HeaderOnly     bool          // --header-only
+	ShowInfo       bool          // -I/--show-info
 	MaxStack       int           // --max-stack
 	ShowTaskEvents bool          // --show-task-events
 	ShowMmapEvents bool          // --show-mmap-events
@@ -106,6 +107,7 @@ comm/pid filters (--format flamegraph-html).`,
 	fl.BoolVar(&opts.DeltaTime, "deltatime", false, "print times relative to the previous record")
 	fl.BoolVar(&opts.Header, "header", false, "print the recording's header (as perf report --header-only) before the samples")
 	fl.BoolVar(&opts.HeaderOnly, "header-only", false, "print only the recording's header")
+	fl.BoolVarP(&opts.ShowInfo, "show-info", "I", false, "with --header, print the topology, cache and memory sections in full (pipe mode: print the header features also without --header)")
 	// With kallsyms as the only kernel symbol source the kernel's path
 	// is "[kernel.kallsyms]", which is what perf prints with the flag too.
 	fl.Bool("show-kernel-path", false, "print the kernel's path for kernel frames (always [kernel.kallsyms]: symbols come from kallsyms)")
@@ -162,7 +164,7 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		}
 	}
 	if o.Format != output.FormatText {
-		if n := changed("fields", "ns", "reltime", "deltatime", "header", "header-only"); n != "" {
+		if n := changed("fields", "ns", "reltime", "deltatime", "header", "header-only", "show-info"); n != "" {
 			return FlagErrorf("--%s applies only to --format text", n)
 		}
 	}
@@ -226,9 +228,13 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		defer f.Close()
 		out = f
 	}
-	if opts.Header || opts.HeaderOnly {
+	// perf script -I without --header prints a pipe's header features as
+	// their records arrive (the file header lines are --header's).
+	pipeInfo := opts.ShowInfo && p.File().Header.Pipe
+	if opts.Header || opts.HeaderOnly || pipeInfo {
 		if err := output.WriteHeader(out, p.File(), output.HeaderOptions{
 			Captured: inputMtime(&opts.CommonOptions), Compat: opts.dialect(),
+			ShowInfo: opts.ShowInfo, FeaturesOnly: !opts.Header && !opts.HeaderOnly,
 		}); err != nil {
 			return err
 		}
