@@ -41,6 +41,9 @@ type ScriptOptions struct {
 	ShowSwitch     bool          // --show-switch-events
 	ShowNamespaces bool          // --show-namespace-events
 	ShowCgroups    bool          // --show-cgroup-events
+	ShowRounds     bool          // --show-round-events
+	ShowBPF        bool          // --show-bpf-events
+	ShowTextPoke   bool          // --show-text-poke-events
 
 	// Ordering is where merged deferred samples are printed (--ordering):
 	// in sample time order, or where perf 7.3.4 prints them.
@@ -112,6 +115,7 @@ comm/pid filters (--format flamegraph-html).`,
 	// is "[kernel.kallsyms]", which is what perf prints with the flag too.
 	fl.Bool("show-kernel-path", false, "print the kernel's path for kernel frames (always [kernel.kallsyms]: symbols come from kallsyms)")
 	addUnsupportedScriptFlags(cmd)
+	addShowEventFlags(cmd, opts)
 	fl.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "print at most this many callchain entries")
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
 	fl.BoolVar(&opts.ShowMmapEvents, "show-mmap-events", false, "also print MMAP and MMAP2 records")
@@ -150,6 +154,9 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		return ""
 	}
 	if err := checkUnsupported(cmd); err != nil {
+		return err
+	}
+	if err := o.checkShowEvents(cmd); err != nil {
 		return err
 	}
 	if o.RelTime && o.DeltaTime {
@@ -318,6 +325,7 @@ func scriptSessionOptions(opts *ScriptOptions) session.Options {
 	if opts.NoMergeCallchains && opts.Format != output.FormatCollapsed {
 		so.Show = append(so.Show, decode.RecordTypeCallchainDeferred)
 	}
+	opts.showEvents(&so)
 	return so
 }
 

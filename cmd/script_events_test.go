@@ -100,7 +100,7 @@ func TestScriptShowKernelPath(t *testing.T) {
 func TestScriptUnsupportedFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--itrace"}, {"--itrace=i100us"}, {"-s", "x.py"}, {"-g", "python"}, {"-D"},
-		{"-k", "vmlinux"}, {"--show-round-events"}, {"--show-bpf"}, {"--xed"},
+		{"-k", "vmlinux"}, {"--xed"},
 	} {
 		f, _, errOut := testFactory()
 		code := Run(context.Background(), f, append([]string{"script"}, args...))
