@@ -63,7 +63,7 @@ func capturedCopyOf(t *testing.T, src, golden string) string {
 // perf 6.1 and perf 7.3.4 (cmd/testdata/show-info/goldens.sh), for the
 // testdata cases, the corpus (perf 6.1's header-I.txt there, perf 7.3.4's
 // here) and the real deferred recordings (../shared/kernel/*/header-I.txt,
-// perf 7.3.4; perf 6.1 cannot read them).
+// perf 7.3.4; perf 6.1 cannot read them), these also without -I.
 func TestScriptShowInfo(t *testing.T) {
 	gd := filepath.Join("testdata", "show-info")
 	for _, c := range []string{"fp", "pipe", "zstd", "two-events", "switch", "namespaces", "threads"} {
@@ -96,9 +96,19 @@ func TestScriptShowInfo(t *testing.T) {
 		t.Skip("no ../shared/kernel/*/header-I.txt")
 	}
 	for _, golden := range goldens {
-		t.Run("kernel/"+filepath.Base(filepath.Dir(golden)), func(t *testing.T) {
-			data := capturedCopyOf(t, filepath.Join(filepath.Dir(golden), "perf.data"), golden)
+		name := filepath.Base(filepath.Dir(golden))
+		src := filepath.Join(filepath.Dir(golden), "perf.data")
+		t.Run("kernel/"+name, func(t *testing.T) {
+			data := capturedCopyOf(t, src, golden)
 			testfixture.MatchFile(t, golden, runScriptArgs(t, "--header-only", "-I", "-i", data))
+		})
+		// Without -I: perf 7.3.4's sections of perf 6.19 and later (cpu
+		// pmu capabilities, CPU_DOMAIN_INFO info available, e_machine,
+		// cacheline size).
+		t.Run("kernel/"+name+"/no-I", func(t *testing.T) {
+			g := filepath.Join(gd, "kernel-"+name+".perf7.header.txt")
+			data := capturedCopyOf(t, src, g)
+			testfixture.MatchFile(t, g, runScriptArgs(t, "--header-only", "-i", data))
 		})
 	}
 }

@@ -13,6 +13,8 @@
 #   pipe.script-I.txt, pipe.perf7.script-I.txt
 #                            perf script -I -G on testdata/pipe (no --header:
 #                            perf prints a pipe's features as they arrive)
+#   kernel-NAME.perf7.header.txt  perf 7.3.4 report --header-only (no -I) on
+#                            ../shared/kernel/NAME
 #   pipe.header-I-G.txt, pipe.perf7.header-I-G.txt
 #                            perf script --header -I -G on testdata/pipe
 # Usage: cmd/testdata/show-info/goldens.sh   (TZ=UTC is set here)
@@ -60,4 +62,16 @@ for d in "$CORPUS"/*/; do
 	[ -n "$e" ] || continue
 	stage "$d/perf.data" "$e"
 	(cd "$T" && "$PERF7" report -i perf.data --header-only -I) > "$H/corpus-$n.perf7.header-I.txt"
+done
+
+# kernel-NAME.perf7.header.txt: perf 7.3.4's --header-only (without -I) of
+# the real deferred recordings ../shared/kernel/NAME (their sections of perf
+# 6.19 and later: cpu pmu capabilities, CPU_DOMAIN_INFO, e_machine,
+# cacheline size), captured at the time their header-I.txt shows.
+KERNEL=${KERNEL:-$R/../shared/kernel}
+for d in "$KERNEL"/*/; do
+	n=$(basename "$d")
+	e=$(date -u -d "$(sed -n 's/^# captured on    : //p' "$d/header-I.txt")" +%s)
+	stage "$d/perf.data" "$e"
+	(cd "$T" && "$PERF7" report -i perf.data --header-only) > "$H/kernel-$n.perf7.header.txt"
 done
