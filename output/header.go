@@ -123,37 +123,6 @@ func writeFeature(b *strings.Builder, m *decode.Meta, ft decode.Feature, d compa
 		for i := range m.EventDesc {
 			writeEventDesc(b, &m.EventDesc[i], d)
 		}
-	case decode.FeatureCPUTopology:
-		writeCPUTopology(b, m)
-	case decode.FeatureNUMATopology:
-		writeNUMA(b, m)
-	case decode.FeatureCache:
-		writeCache(b, m)
-	case decode.FeatureMemTopology:
-		writeMemTopology(b, m)
-	case decode.FeatureCPUPMUCaps:
-		if m.HasCPUPMUCaps {
-			writePMUCaps(b, "cpu", m.CPUPMUCaps)
-		}
-	case decode.FeaturePMUCaps:
-		for _, p := range m.PMUCaps {
-			writePMUCaps(b, p.PMU, p.Caps)
-		}
-	case decode.FeatureHybridTopology:
-		b.WriteString("# hybrid cpu system:\n")
-		for _, n := range m.HybridNodes {
-			fmt.Fprintf(b, "# %s cpu list : %s\n", n.PMU, n.CPUs)
-		}
-	case decode.FeatureCPUDomainInfo:
-		writeCPUDomainInfo(b, m.CPUDomainInfo)
-	case decode.FeatureEMachine:
-		if e := m.EMachine; e != nil {
-			fmt.Fprintf(b, "# e_machine : %d\n#   e_flags : %d\n", e.Machine, e.Flags)
-		}
-	case decode.FeatureClnSize:
-		if m.HasClnSize {
-			fmt.Fprintf(b, "# cacheline size: %d\n", m.CachelineSize)
-		}
 	case decode.FeatureBranchStack:
 		b.WriteString("# contains samples with branch stack\n")
 	case decode.FeaturePMUMappings:
@@ -186,6 +155,8 @@ func writeFeature(b *strings.Builder, m *decode.Meta, ft decode.Feature, d compa
 		}
 	case decode.FeatureCompressed:
 		writeCompressed(b, m)
+	default:
+		writeInfoFeature(b, m, ft)
 	}
 }
 

@@ -20,6 +20,44 @@ func fullOnly(ft decode.Feature) bool {
 	return false
 }
 
+// writeInfoFeature prints the sections perf prints only with -I and those
+// of perf 6.1 and later (header_info.go's share of writeFeature).
+func writeInfoFeature(b *strings.Builder, m *decode.Meta, ft decode.Feature) {
+	switch ft {
+	case decode.FeatureCPUTopology:
+		writeCPUTopology(b, m)
+	case decode.FeatureNUMATopology:
+		writeNUMA(b, m)
+	case decode.FeatureCache:
+		writeCache(b, m)
+	case decode.FeatureMemTopology:
+		writeMemTopology(b, m)
+	case decode.FeatureCPUPMUCaps:
+		if m.HasCPUPMUCaps {
+			writePMUCaps(b, "cpu", m.CPUPMUCaps)
+		}
+	case decode.FeaturePMUCaps:
+		for _, p := range m.PMUCaps {
+			writePMUCaps(b, p.PMU, p.Caps)
+		}
+	case decode.FeatureHybridTopology:
+		b.WriteString("# hybrid cpu system:\n")
+		for _, n := range m.HybridNodes {
+			fmt.Fprintf(b, "# %s cpu list : %s\n", n.PMU, n.CPUs)
+		}
+	case decode.FeatureCPUDomainInfo:
+		writeCPUDomainInfo(b, m.CPUDomainInfo)
+	case decode.FeatureEMachine:
+		if e := m.EMachine; e != nil {
+			fmt.Fprintf(b, "# e_machine : %d\n#   e_flags : %d\n", e.Machine, e.Flags)
+		}
+	case decode.FeatureClnSize:
+		if m.HasClnSize {
+			fmt.Fprintf(b, "# cacheline size: %d\n", m.CachelineSize)
+		}
+	}
+}
+
 // writeCPUTopology prints CPU_TOPOLOGY as print_cpu_topology: the sibling
 // lists (sockets, dies, threads), then each CPU's ids.
 func writeCPUTopology(b *strings.Builder, m *decode.Meta) {
