@@ -33,6 +33,7 @@ type ScriptOptions struct {
 	DeltaTime      bool          // --deltatime
 	Header         bool          // --header
 	HeaderOnly     bool          // --header-only
+	ShowInfo       bool          // -I/--show-info
 	MaxStack       int           // --max-stack
 	ShowTaskEvents bool          // --show-task-events
 	ShowMmapEvents bool          // --show-mmap-events
@@ -40,6 +41,9 @@ type ScriptOptions struct {
 	ShowSwitch     bool          // --show-switch-events
 	ShowNamespaces bool          // --show-namespace-events
 	ShowCgroups    bool          // --show-cgroup-events
+	ShowRounds     bool          // --show-round-events
+	ShowBPF        bool          // --show-bpf-events
+	ShowTextPoke   bool          // --show-text-poke-events
 
 	// Ordering is where merged deferred samples are printed (--ordering):
 	// in sample time order, or where perf 7.3.4 prints them.
@@ -106,10 +110,12 @@ comm/pid filters (--format flamegraph-html).`,
 	fl.BoolVar(&opts.DeltaTime, "deltatime", false, "print times relative to the previous record")
 	fl.BoolVar(&opts.Header, "header", false, "print the recording's header (as perf report --header-only) before the samples")
 	fl.BoolVar(&opts.HeaderOnly, "header-only", false, "print only the recording's header")
+	fl.BoolVarP(&opts.ShowInfo, "show-info", "I", false, "with --header, print the topology, cache and memory sections in full (pipe mode: print the header features also without --header)")
 	// With kallsyms as the only kernel symbol source the kernel's path
 	// is "[kernel.kallsyms]", which is what perf prints with the flag too.
 	fl.Bool("show-kernel-path", false, "print the kernel's path for kernel frames (always [kernel.kallsyms]: symbols come from kallsyms)")
 	addUnsupportedScriptFlags(cmd)
+	addShowEventFlags(cmd, opts)
 	fl.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "print at most this many callchain entries")
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
 	fl.BoolVar(&opts.ShowMmapEvents, "show-mmap-events", false, "also print MMAP and MMAP2 records")
@@ -150,6 +156,9 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 	if err := checkUnsupported(cmd); err != nil {
 		return err
 	}
+	if err := o.checkShowEvents(cmd); err != nil {
+		return err
+	}
 	if o.RelTime && o.DeltaTime {
 		return FlagErrorf("--reltime and --deltatime are mutually exclusive")
 	}
@@ -162,7 +171,7 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 		}
 	}
 	if o.Format != output.FormatText {
-		if n := changed("fields", "ns", "reltime", "deltatime", "header", "header-only"); n != "" {
+		if n := changed("fields", "ns", "reltime", "deltatime", "header", "header-only", "show-info"); n != "" {
 			return FlagErrorf("--%s applies only to --format text", n)
 		}
 	}
@@ -226,9 +235,13 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		defer f.Close()
 		out = f
 	}
-	if opts.Header || opts.HeaderOnly {
+	// perf script -I without --header prints a pipe's header features as
+	// their records arrive (the file header lines are --header's).
+	pipeInfo := opts.ShowInfo && p.File().Header.Pipe
+	if opts.Header || opts.HeaderOnly || pipeInfo {
 		if err := output.WriteHeader(out, p.File(), output.HeaderOptions{
 			Captured: inputMtime(&opts.CommonOptions), Compat: opts.dialect(),
+			ShowInfo: opts.ShowInfo, FeaturesOnly: !opts.Header && !opts.HeaderOnly,
 		}); err != nil {
 			return err
 		}
@@ -312,6 +325,7 @@ func scriptSessionOptions(opts *ScriptOptions) session.Options {
 	if opts.NoMergeCallchains && opts.Format != output.FormatCollapsed {
 		so.Show = append(so.Show, decode.RecordTypeCallchainDeferred)
 	}
+	opts.showEvents(&so)
 	return so
 }
 

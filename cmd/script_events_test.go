@@ -99,8 +99,8 @@ func TestScriptShowKernelPath(t *testing.T) {
 // as usage errors naming the option and why, never as "unknown flag".
 func TestScriptUnsupportedFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"--itrace"}, {"--itrace=i100us"}, {"-s", "x.py"}, {"-g", "python"}, {"-D"}, {"-I"},
-		{"-k", "vmlinux"}, {"--show-round-events"}, {"--show-bpf"}, {"--xed"},
+		{"--itrace"}, {"--itrace=i100us"}, {"-s", "x.py"}, {"-g", "python"}, {"-D"},
+		{"-k", "vmlinux"}, {"--xed"},
 	} {
 		f, _, errOut := testFactory()
 		code := Run(context.Background(), f, append([]string{"script"}, args...))

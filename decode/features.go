@@ -71,6 +71,9 @@ func (m *Meta) add(f Feature, b []byte, e endian, off int64) {
 			m.Compressed = ci
 		}
 	default:
+		// The sections addInfo knows stay in Raw as well: encode writes
+		// them back from there.
+		m.addInfo(f, &c)
 		parsed = false
 	}
 	if c.short {

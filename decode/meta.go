@@ -38,6 +38,9 @@ const (
 	FeatureClockData      Feature = 29
 	FeatureHybridTopology Feature = 30
 	FeaturePMUCaps        Feature = 31
+	FeatureCPUDomainInfo  Feature = 32 // perf 6.19+
+	FeatureEMachine       Feature = 33 // perf 6.19+
+	FeatureClnSize        Feature = 34 // perf 6.19+
 )
 
 // Meta is what the feature sections (file mode) or HEADER_FEATURE records
@@ -70,8 +73,23 @@ type Meta struct {
 	ClockData  *ClockData
 	Compressed *CompressedInfo
 
+	// The sections perf prints in full only with -I/--show-info, and the
+	// smaller ones of perf 6.1 and later (features_info.go).
+	NUMANodes     []NUMANode     // NUMA_TOPOLOGY
+	Caches        []CacheLevel   // CACHE
+	MemTopology   *MemTopology   // MEM_TOPOLOGY
+	CPUPMUCaps    []string       // CPU_PMU_CAPS: "name=value"
+	HasCPUPMUCaps bool           // CPU_PMU_CAPS present (perhaps empty)
+	PMUCaps       []PMUCaps      // PMU_CAPS
+	HybridNodes   []HybridNode   // HYBRID_TOPOLOGY
+	CPUDomainInfo *CPUDomainInfo // CPU_DOMAIN_INFO
+	EMachine      *EMachine      // E_MACHINE
+	CachelineSize uint32         // CLN_SIZE
+	HasClnSize    bool           // CLN_SIZE present
+
 	// Raw holds the payload of every feature not parsed into a field above
-	// (and of those that failed to parse).
+	// (and of those that failed to parse), and of the sections from
+	// NUMANodes on, which are parsed as well.
 	Raw map[Feature][]byte
 
 	// Errors lists feature sections that were malformed and ignored.

@@ -18,6 +18,14 @@ type HeaderOptions struct {
 	// as "# captured on" (in the local time zone, as ctime does).
 	Captured time.Time
 	Compat   compat.Dialect
+	// ShowInfo prints the sections perf prints only with -I/--show-info
+	// (CPU and NUMA topology, caches, memory topology, scheduler domains)
+	// in full, instead of "info available, use -I to display".
+	ShowInfo bool
+	// FeaturesOnly prints the feature lines of a pipe-mode stream alone,
+	// without the file header lines around them (perf script -I without
+	// --header).
+	FeaturesOnly bool
 }
 
 // featureNames are perf's names of the header feature bits (feat_ops),
@@ -41,6 +49,11 @@ var featureNames = []string{
 func WriteHeader(w io.Writer, f *decode.File, o HeaderOptions) error {
 	var b strings.Builder
 	h := &f.Header
+	if o.FeaturesOnly && h.Pipe {
+		writeFeatures(&b, &f.Meta, o)
+		_, err := io.WriteString(w, b.String())
+		return err
+	}
 	b.WriteString("# ========\n")
 	fmt.Fprintf(&b, "# captured on    : %s\n", o.Captured.Format("Mon Jan _2 15:04:05 2006"))
 	var dataOff, dataSize, featOff uint64
@@ -55,10 +68,7 @@ func WriteHeader(w io.Writer, f *decode.File, o HeaderOptions) error {
 	if h.Pipe {
 		b.WriteString("# ========\n#\n")
 	}
-	m := &f.Meta
-	for _, ft := range m.Features {
-		writeFeature(&b, m, ft, o.Compat)
-	}
+	writeFeatures(&b, &f.Meta, o)
 	if !h.Pipe {
 		b.WriteString("# missing features: ")
 		for bit := 1; bit < o.Compat.HeaderFeatures && bit < len(featureNames); bit++ {
@@ -71,6 +81,21 @@ func WriteHeader(w io.Writer, f *decode.File, o HeaderOptions) error {
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// writeFeatures prints the feature sections the dialect's perf knows, in
+// feature order.
+func writeFeatures(b *strings.Builder, m *decode.Meta, o HeaderOptions) {
+	for _, ft := range m.Features {
+		if int(ft) >= o.Compat.HeaderFeatures {
+			continue // a section this perf does not know
+		}
+		if !o.ShowInfo && fullOnly(ft) {
+			fmt.Fprintf(b, "# %s info available, use -I to display\n", featureNames[ft])
+			continue
+		}
+		writeFeature(b, m, ft, o.Compat)
+	}
 }
 
 // writeFeature prints one feature section as perf's print_* functions do.
@@ -98,8 +123,6 @@ func writeFeature(b *strings.Builder, m *decode.Meta, ft decode.Feature, d compa
 		for i := range m.EventDesc {
 			writeEventDesc(b, &m.EventDesc[i], d)
 		}
-	case decode.FeatureCPUTopology, decode.FeatureNUMATopology, decode.FeatureCache, decode.FeatureMemTopology:
-		fmt.Fprintf(b, "# %s info available, use -I to display\n", featureNames[ft])
 	case decode.FeatureBranchStack:
 		b.WriteString("# contains samples with branch stack\n")
 	case decode.FeaturePMUMappings:
@@ -132,6 +155,8 @@ func writeFeature(b *strings.Builder, m *decode.Meta, ft decode.Feature, d compa
 		}
 	case decode.FeatureCompressed:
 		writeCompressed(b, m)
+	default:
+		writeInfoFeature(b, m, ft)
 	}
 }
 

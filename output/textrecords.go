@@ -11,8 +11,10 @@ import (
 // --show-task-events (COMM, FORK, EXIT), --show-mmap-events (MMAP, MMAP2),
 // --show-lost-events (LOST), --show-switch-events (SWITCH,
 // SWITCH_CPU_WIDE), --show-namespace-events (NAMESPACES) and
-// --show-cgroup-events (CGROUP), and a CALLCHAIN_DEFERRED record as perf
-// 6.19 does with --no-merge-callchains. Other records are ignored.
+// --show-cgroup-events (CGROUP), --show-bpf-events (KSYMBOL, BPF_EVENT),
+// --show-text-poke-events (TEXT_POKE) and --show-round-events
+// (FINISHED_ROUND), and a CALLCHAIN_DEFERRED record as perf 6.19 does
+// with --no-merge-callchains. Other records are ignored.
 func (t *Text) AddRecord(r *Record) error {
 	c := r.Common()
 	attr := c.Attr
@@ -29,6 +31,11 @@ func (t *Text) AddRecord(r *Record) error {
 	if d, ok := r.Record.(*decode.CallchainDeferred); ok {
 		return t.addDeferred(r, d, cfg)
 	}
+	if _, ok := r.Record.(*decode.FinishedRound); ok {
+		// A perf-tool record: perf_event__fprintf alone, no sample part.
+		_, err := t.w.Write([]byte("PERF_RECORD_FINISHED_ROUND\n"))
+		return err
+	}
 	// The pid/tid of the record body: they select the thread whose comm
 	// is printed; the sample_id values are printed (print_event_with_time).
 	pid, tid := c.PID, c.TID
@@ -39,6 +46,12 @@ func (t *Text) AddRecord(r *Record) error {
 	case *decode.Exit:
 		ts = rr.Time
 	case *decode.Mmap, *decode.Comm, *decode.Lost, *decode.Switch, *decode.Namespaces, *decode.Cgroup:
+	case *decode.Ksymbol, *decode.BPFEvent, *decode.TextPoke:
+		if attr != nil && !attr.SampleIDAll() {
+			// process_bpf_events, process_text_poke_events: without
+			// sample_id_all the record alone.
+			cfg = nil
+		}
 	default:
 		return nil
 	}
@@ -57,7 +70,11 @@ func (t *Text) AddRecord(r *Record) error {
 		}
 		b = t.appendStart(b, cfg, comm, spid, stid, cpu, tm, c.Misc, r.Record.Type())
 	}
-	b = appendRecordBody(b, r.Record)
+	if tp, ok := r.Record.(*decode.TextPoke); ok {
+		b = appendTextPoke(b, tp, r.Frames)
+	} else {
+		b = appendRecordBody(b, r.Record)
+	}
 	t.buf = b
 	_, err := t.w.Write(b)
 	return err
@@ -189,6 +206,24 @@ func appendRecordBody(b []byte, rec decode.Record) []byte {
 		if len(r.Namespaces) > 0 {
 			b = append(b, ']')
 		}
+	case *decode.Ksymbol:
+		b = append(b, "KSYMBOL addr "...)
+		b = strconv.AppendUint(b, r.Addr, 16)
+		b = append(b, " len "...)
+		b = strconv.AppendUint(b, uint64(r.Len), 10)
+		b = append(b, " type "...)
+		b = strconv.AppendUint(b, uint64(r.KsymType), 10)
+		b = append(b, " flags 0x"...)
+		b = strconv.AppendUint(b, uint64(r.KsymFlags), 16)
+		b = append(b, " name "...)
+		b = append(b, r.Name...)
+	case *decode.BPFEvent:
+		b = append(b, "BPF_EVENT type "...)
+		b = strconv.AppendUint(b, uint64(r.EventType), 10)
+		b = append(b, ", flags "...)
+		b = strconv.AppendUint(b, uint64(r.Flags), 10)
+		b = append(b, ", id "...)
+		b = strconv.AppendUint(b, uint64(r.ProgID), 10)
 	case *decode.Cgroup:
 		b = append(b, "CGROUP cgroup: "...)
 		b = strconv.AppendUint(b, r.CgroupID, 10)
@@ -254,4 +289,44 @@ func namespaceName(i int) string {
 		return namespaceNames[i]
 	}
 	return "UNKNOWN"
+}
+
+// appendTextPoke is perf_event__fprintf_text_poke: the address, its
+// kernel symbol and offset when the session resolved one (frames[0]), the
+// lengths, then the old and the new bytes, 16 a line.
+func appendTextPoke(b []byte, r *decode.TextPoke, frames []symbolize.Frame) []byte {
+	b = append(b, "PERF_RECORD_TEXT_POKE "...)
+	b = strconv.AppendUint(b, r.Addr, 16)
+	b = append(b, ' ')
+	if len(frames) > 0 && frames[0].Symbol != "" {
+		b = append(b, frames[0].Symbol...)
+		b = append(b, "+0x"...)
+		b = strconv.AppendUint(b, frames[0].Offset, 16)
+	}
+	b = append(b, " old len "...)
+	b = strconv.AppendUint(b, uint64(len(r.OldBytes)), 10)
+	b = append(b, " new len "...)
+	b = strconv.AppendUint(b, uint64(len(r.NewBytes)), 10)
+	b = append(b, '\n')
+	b = appendPokeBytes(b, "Old", r.OldBytes)
+	return appendPokeBytes(b, "New", r.NewBytes)
+}
+
+// appendPokeBytes prints bytes as perf's binary__fprintf with
+// text_poke_printer: lines of 16 "Old bytes:"/"New bytes:" then " %02x"
+// each.
+func appendPokeBytes(b []byte, what string, p []byte) []byte {
+	const hex = "0123456789abcdef"
+	for i, c := range p {
+		if i%16 == 0 {
+			b = append(b, "            "...)
+			b = append(b, what...)
+			b = append(b, " bytes:"...)
+		}
+		b = append(b, ' ', hex[c>>4], hex[c&15])
+		if i%16 == 15 || i == len(p)-1 {
+			b = append(b, '\n')
+		}
+	}
+	return b
 }

@@ -47,6 +47,11 @@ type Options struct {
 	// Ordering is where deferred samples are yielded: in time order (the
 	// zero value) or where perf 7.3.4 prints them.
 	Ordering Ordering
+	// FileOrder delivers the records in file order, as perf does when its
+	// ordered-events queue is off (perf script --show-round-events), with
+	// the FINISHED_ROUND records among them; deferred samples come where
+	// perf 7.3.4 prints them (Ordering is then AsPerf).
+	FileOrder bool
 	// Decode bounds the decoder's memory and work (decode.Limits).
 	Decode decode.Limits
 	// Filter selects the samples Next yields.
@@ -143,7 +148,12 @@ func (s *Session) setup() error {
 	s.sym = sym
 	s.prod = newProducer(s.ctx, f) // before Records: it hooks the decoder
 	f.Limits = s.opts.Decode
-	s.recs = f.Records(decode.TimeOrder)
+	order := decode.TimeOrder
+	if s.opts.FileOrder {
+		order = decode.FileOrder
+		s.opts.Ordering = AsPerf
+	}
+	s.recs = f.Records(order)
 	stOpts := s.opts.Stitch
 	stOpts.Order = stitch.ArrivalOrder
 	if s.opts.Ordering == AsPerf {
@@ -251,6 +261,13 @@ func (s *Session) yieldRecord(r decode.Record) bool {
 			return false
 		}
 		s.deferred = s.sym.ResolveDeferred(s.deferred[:0], rr)
+		s.rec.Frames = s.deferred
+	case *decode.TextPoke:
+		// perf script prints the poked address's kernel symbol.
+		s.sym.Observe(r)
+		s.rec.Comm = s.sym.Comm(c.PID, c.TID)
+		s.deferred = append(s.deferred[:0], symbolize.Frame{})
+		s.sym.ResolveKernel(&s.deferred[0], rr.Addr)
 		s.rec.Frames = s.deferred
 	default:
 		s.sym.Observe(r)

@@ -12,7 +12,7 @@ import "github.com/perfstitch/perfstitch/decode"
 // diagnostics, with no weight (the record has no period).
 func (s *Symbolizer) ResolveDeferred(frames []Frame, r *decode.CallchainDeferred) []Frame {
 	s.seq++
-	s.thread(r.PID, r.TID)
-	frames, _ = s.appendChain(frames, r.IPs, r.PID, 0, false)
+	t := s.thread(r.PID, r.TID)
+	frames, _ = s.appendChain(frames, r.IPs, spaceOf(t, r.PID), 0, false)
 	return frames
 }

@@ -2,6 +2,7 @@ package symbolize
 
 import (
 	"encoding/binary"
+	"math"
 	"os"
 	"path"
 	"strings"
@@ -82,7 +83,8 @@ type Symbolizer struct {
 	buildIDs map[string][]byte // recorded build ids by DSO name
 
 	threads map[int32]*thread    // by tid
-	spaces  map[int32]*addrSpace // by pid
+	spaces  map[int32]*addrSpace // by pid (or a retired space's key)
+	retired int32                // retired spaces so far (retireSpace)
 
 	// Kernel address space: [kernel.kallsyms], modules, BPF ksymbols.
 	kspace     addrSpace
@@ -116,6 +118,9 @@ type thread struct {
 	comm     string
 	commSet  bool // comm came from a COMM record (or a named parent)
 	exited   bool
+	// space, if not 0, is the key in spaces of the maps the thread
+	// kept when its process's leader exited (retireSpace).
+	space int32
 }
 
 // New returns a Symbolizer. It reads nothing until needed: binaries are
@@ -292,6 +297,9 @@ func (s *Symbolizer) Observe(r decode.Record) {
 	case *decode.Exit:
 		if s.opts.DropExitedThreads {
 			delete(s.threads, r.TID)
+			if r.TID == r.PID {
+				s.retireSpace(r.PID)
+			}
 		} else if t := s.threads[r.TID]; t != nil {
 			t.exited = true
 		}
@@ -300,6 +308,40 @@ func (s *Symbolizer) Observe(r decode.Record) {
 	case *decode.HeaderBuildID:
 		s.addBuildID(r.Filename, r.BuildID)
 	}
+}
+
+// retireSpace is the EXIT of process pid's leader when exited threads
+// are dropped: perf's threads hold the maps they were given, so the
+// threads of the process that still exist keep the process's maps, while
+// a thread made later (a later sample or COMM of an exited tid) gets the
+// maps of a new leader, empty until MMAP records fill them (perf 7.3.4
+// script on records processed in file order, --show-round-events). The
+// old maps move to a key of their own (below any pid), which those
+// threads resolve through.
+func (s *Symbolizer) retireSpace(pid int32) {
+	as := s.spaces[pid]
+	if as == nil {
+		return
+	}
+	s.retired++
+	key := math.MinInt32 + s.retired
+	s.spaces[key] = as
+	delete(s.spaces, pid)
+	for _, t := range s.threads {
+		if t.pid == pid && t.space == 0 {
+			t.space = key
+		}
+	}
+	s.fc.invalidate()
+}
+
+// spaceOf is the key of the maps a thread of process pid resolves
+// through: its own retired space, else its process's.
+func spaceOf(t *thread, pid int32) int32 {
+	if t.space != 0 {
+		return t.space
+	}
+	return pid
 }
 
 // miscForkExec is PERF_RECORD_MISC_FORK_EXEC: a FORK synthesized by perf
@@ -582,10 +624,11 @@ func (s *Symbolizer) Resolve(smp *stitch.Sample, ev *Event) {
 	ev.Comm = t.comm
 	period := ds.Period
 
-	s.resolveAddr(&ev.IP, ds.IP, ds.CPUMode(), ds.PID, period)
+	pid := spaceOf(t, ds.PID)
+	s.resolveAddr(&ev.IP, ds.IP, ds.CPUMode(), pid, period)
 
 	var ok bool
-	ev.Frames, ok = s.appendChain(ev.Frames, ds.Callchain, ds.PID, period, smp.ABI == decode.DeferredCookie)
+	ev.Frames, ok = s.appendChain(ev.Frames, ds.Callchain, pid, period, smp.ABI == decode.DeferredCookie)
 	if !ok {
 		return
 	}
@@ -721,6 +764,9 @@ func (s *Symbolizer) kernelMap(addr uint64) *mapping {
 func (s *Symbolizer) userMap(pid int32, addr uint64) *mapping {
 	if m := s.spaces[pid].find(addr); m != nil {
 		return m
+	}
+	if pid < -1 {
+		return nil // a retired space (retireSpace) has no snapshot
 	}
 	return s.snapshot(pid).find(addr)
 }

@@ -120,6 +120,16 @@ func (s *Symbolizer) unwindUser(ds *decode.Sample, ev *Event, maxStack int) {
 	}
 	n := min(ds.StackUserDyn, uint64(len(ds.StackUser)), maxUnwindBytes)
 	pid := ds.PID
+	if t := s.threads[ds.TID]; t != nil {
+		pid = spaceOf(t, pid)
+	}
+	if as := s.spaces[pid]; (as == nil || len(as.maps) == 0) && (pid < -1 || s.snapshot(pid) == nil) {
+		// perf's libunwind address space is made with the first map
+		// (unwind__prepare_access): a process without maps unwinds
+		// nothing, not even the sample's IP (a thread made after its
+		// process's leader exited, retireSpace).
+		return
+	}
 	s.unw.mem = procMem{s: s, pid: pid}
 	f, ok := userRegs(ds, ds.StackUser[:n], &s.unw.mem)
 	if !ok {
@@ -148,9 +158,9 @@ func (s *Symbolizer) unwindUser(ds *decode.Sample, ev *Event, maxStack int) {
 			continue
 		}
 		var fr Frame
-		s.resolveAddr(&fr, ip, decode.CPUModeUser, ds.PID, ds.Period)
+		s.resolveAddr(&fr, ip, decode.CPUModeUser, pid, ds.Period)
 		var d *dso
-		if m := s.userMap(ds.PID, ip); m != nil {
+		if m := s.userMap(pid, ip); m != nil {
 			d = m.dso
 		}
 		var ok bool
