@@ -153,6 +153,11 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 	if o.RelTime && o.DeltaTime {
 		return FlagErrorf("--reltime and --deltatime are mutually exclusive")
 	}
+	if !o.dialect().DataSrcLevelNum {
+		if names := o.Fields.Named(output.FieldsSince61).Names(); len(names) > 0 {
+			return FlagErrorf("invalid field requested: %q (perf %s has no such field)", names[0], o.dialect().Version)
+		}
+	}
 	if o.MaxStack < 1 {
 		return FlagErrorf("--max-stack must be at least 1, not %d", o.MaxStack)
 	}
@@ -237,14 +242,15 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		}
 	}
 
-	if opts.Fields.Wants(output.FieldTod) {
-		if p.File().Meta.ClockData == nil {
-			//lint:ignore ST1005 perf's message, word for word
-			return errors.New("Can't provide 'tod' time, missing clock data. Please record with -k/--clockid option.")
-		}
-		return FlagErrorf("-F tod is not supported: wall-clock times from CLOCK_DATA are not printed yet")
+	if opts.Fields.Wants(output.FieldTod) && p.File().Meta.ClockData == nil {
+		//lint:ignore ST1005 perf's message, word for word
+		return errors.New("Can't provide 'tod' time, missing clock data. Please record with -k/--clockid option.")
 	}
-	sink, err := newScriptSink(opts, p, out)
+	var cgroups *output.CgroupNames
+	if opts.Format == output.FormatText && opts.Fields.Wants(output.FieldCgroup) {
+		cgroups = new(output.CgroupNames)
+	}
+	sink, err := newScriptSink(opts, p, out, cgroups)
 	if err != nil {
 		return err
 	}
@@ -252,8 +258,10 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
 			err = sink.Add(ev)
+		} else if rec := p.Record(); cgroups != nil && noteCgroup(cgroups, rec) && !opts.ShowCgroups {
+			// asked for only to name the cgroups of -F cgroup
 		} else if rs != nil {
-			err = rs.AddRecord(p.Record())
+			err = rs.AddRecord(rec)
 		}
 		if err != nil {
 			sink.Flush() // joins the writer; the first error is err
@@ -303,7 +311,7 @@ func scriptSessionOptions(opts *ScriptOptions) session.Options {
 	if opts.ShowNamespaces {
 		so.Show = append(so.Show, decode.RecordTypeNamespaces)
 	}
-	if opts.ShowCgroups {
+	if opts.ShowCgroups || opts.Format == output.FormatText && opts.Fields.Wants(output.FieldCgroup) {
 		so.Show = append(so.Show, decode.RecordTypeCgroup)
 	}
 	if opts.ShowSwitch {
@@ -317,7 +325,8 @@ func scriptSessionOptions(opts *ScriptOptions) session.Options {
 
 // newScriptSink returns the sink of opts.Format writing to out for the
 // session p.
-func newScriptSink(opts *ScriptOptions, p *runSession, out io.Writer) (output.Sink, error) {
+// cgroups names the cgroups of -F cgroup (nil without it).
+func newScriptSink(opts *ScriptOptions, p *runSession, out io.Writer, cgroups *output.CgroupNames) (output.Sink, error) {
 	var sink output.Sink
 	switch opts.Format {
 	case output.FormatText:
@@ -329,6 +338,8 @@ func newScriptSink(opts *ScriptOptions, p *runSession, out io.Writer) (output.Si
 			DeltaTime:     opts.DeltaTime,
 			MaxStack:      opts.MaxStack,
 			Compat:        opts.dialect(),
+			ClockData:     p.File().Meta.ClockData,
+			Cgroups:       cgroups,
 		})
 		if err := t.CheckFields(); err != nil {
 			return nil, err
@@ -385,3 +396,13 @@ func (v *orderingValue) Set(name string) error {
 
 // Type is the value's name in --help.
 func (v *orderingValue) Type() string { return "order" }
+
+// noteCgroup adds rec to names if it is a CGROUP record, and reports
+// whether it was one.
+func noteCgroup(names *output.CgroupNames, rec *output.Record) bool {
+	cg, ok := rec.Record.(*decode.Cgroup)
+	if ok {
+		names.Add(cg)
+	}
+	return ok
+}
