@@ -221,6 +221,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		return err
 	}
 	defer p.Close()
+	opts.State.lostShown = opts.ShowLostEvents
 
 	out := opts.IO.Out
 	if opts.Output != "" {
@@ -258,7 +259,9 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
 			err = sink.Add(ev)
-		} else if rec := p.Record(); cgroups != nil && noteCgroup(cgroups, rec) && !opts.ShowCgroups {
+		} else if rec := p.Record(); countOnly(rec) {
+			opts.State.noteRecord(rec) // asked for only to be counted
+		} else if cgroups != nil && noteCgroup(cgroups, rec) && !opts.ShowCgroups {
 			// asked for only to name the cgroups of -F cgroup
 		} else if rs != nil {
 			err = rs.AddRecord(rec)
@@ -311,6 +314,8 @@ func scriptSessionOptions(opts *ScriptOptions) session.Options {
 	if opts.ShowNamespaces {
 		so.Show = append(so.Show, decode.RecordTypeNamespaces)
 	}
+	// LOST_SAMPLES records are counted for perf's drop-rate warning.
+	so.Show = append(so.Show, decode.RecordTypeLostSamples)
 	if opts.ShowCgroups || opts.Format == output.FormatText && opts.Fields.Wants(output.FieldCgroup) {
 		so.Show = append(so.Show, decode.RecordTypeCgroup)
 	}
@@ -404,5 +409,12 @@ func noteCgroup(names *output.CgroupNames, rec *output.Record) bool {
 	if ok {
 		names.Add(cg)
 	}
+	return ok
+}
+
+// countOnly reports whether rec is a LOST_SAMPLES record, which script
+// asks the session for only to count it (perf script prints none).
+func countOnly(rec *output.Record) bool {
+	_, ok := rec.Record.(*decode.LostSamples)
 	return ok
 }
