@@ -125,6 +125,12 @@ func (o *CommonOptions) checkSources() error {
 			return fmt.Errorf("--kallsyms: invalid file: %w", err)
 		}
 	}
+	if o.Vmlinux != "" {
+		// perf checks the name as given, before joining it to --symfs.
+		if err := symbolize.CheckSourceFile(o.Vmlinux); err != nil {
+			return fmt.Errorf("--vmlinux: invalid file: %w", err)
+		}
+	}
 	for _, d := range []struct{ flag, path string }{{"--symfs", o.Symfs}, {"--maps", o.Maps}} {
 		if d.path == "" {
 			continue

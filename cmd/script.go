@@ -40,6 +40,7 @@ type ScriptOptions struct {
 	ShowSwitch     bool          // --show-switch-events
 	ShowNamespaces bool          // --show-namespace-events
 	ShowCgroups    bool          // --show-cgroup-events
+	ShowKernelPath bool          // --show-kernel-path
 
 	// Ordering is where merged deferred samples are printed (--ordering):
 	// in sample time order, or where perf 7.3.4 prints them.
@@ -106,9 +107,9 @@ comm/pid filters (--format flamegraph-html).`,
 	fl.BoolVar(&opts.DeltaTime, "deltatime", false, "print times relative to the previous record")
 	fl.BoolVar(&opts.Header, "header", false, "print the recording's header (as perf report --header-only) before the samples")
 	fl.BoolVar(&opts.HeaderOnly, "header-only", false, "print only the recording's header")
-	// With kallsyms as the only kernel symbol source the kernel's path
-	// is "[kernel.kallsyms]", which is what perf prints with the flag too.
-	fl.Bool("show-kernel-path", false, "print the kernel's path for kernel frames (always [kernel.kallsyms]: symbols come from kallsyms)")
+	// With kallsyms the kernel's path is "[kernel.kallsyms]", which is
+	// what perf prints with the flag too; with a vmlinux, its path.
+	fl.BoolVar(&opts.ShowKernelPath, "show-kernel-path", false, "print the kernel's path for kernel frames (the -k vmlinux; [kernel.kallsyms] with kallsyms)")
 	addUnsupportedScriptFlags(cmd)
 	fl.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "print at most this many callchain entries")
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
@@ -287,7 +288,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 // scriptSessionOptions returns the session options of a script run:
 // the symbolization its format wants and the records it shows.
 func scriptSessionOptions(opts *ScriptOptions) session.Options {
-	so := session.Options{Symbolize: symbolize.Options{MaxStack: opts.MaxStack}, Ordering: opts.Ordering}
+	so := session.Options{Symbolize: symbolize.Options{MaxStack: opts.MaxStack, ShowKernelPath: opts.ShowKernelPath}, Ordering: opts.Ordering}
 	if opts.Format == output.FormatJSON {
 		// JSON is the same in every dialect: the newest dialect's
 		// symbolization, full names with parameters and inline frames

@@ -236,8 +236,8 @@ func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, un
 		fr := &frames[i]
 		cookie := fr.Cookie && cookieTag
 		addr := fr.MapAddr
-		if abs {
-			addr = fr.Addr
+		if abs || fr.Kernel {
+			addr = fr.Addr // perf 6.1 too prints kernel entries as recorded
 		}
 		e := &t.lines[(addr*0x9e3779b97f4a7c15^fr.Offset)>>(64-lineBits)]
 		if e.set && e.addr == addr && e.offset == fr.Offset && e.fields == fields &&
