@@ -40,6 +40,33 @@ type Limits struct {
 type RunState struct {
 	run  *runSession
 	diag *diag.Log
+
+	// lostSamples sums the LOST_SAMPLES records the run saw (those perf
+	// 7.3.4 counts: not the BPF-dropped ones), for perf's drop-rate
+	// warning.
+	lostSamples, lostSamplesBPF uint64
+	// lostShown is script --show-lost-events, which prints LOST records
+	// and so, as in perf, takes away the LOST-chunks warning.
+	lostShown bool
+}
+
+// miscLostSamplesBPF is PERF_RECORD_MISC_LOST_SAMPLES_BPF: samples a BPF
+// filter dropped, which perf 7.3.4 does not count as lost.
+const miscLostSamplesBPF = 1 << 15
+
+// noteRecord counts what perf's end-of-run warnings need of a side-band
+// record the session yielded.
+func (s *RunState) noteRecord(r *symbolize.Record) {
+	if s == nil || r == nil {
+		return
+	}
+	if ls, ok := r.Record.(*decode.LostSamples); ok {
+		if ls.Misc&miscLostSamplesBPF != 0 {
+			s.lostSamplesBPF += ls.Lost
+		} else {
+			s.lostSamples += ls.Lost
+		}
+	}
 }
 
 // addLimitFlags registers the Limits flags.
@@ -98,6 +125,12 @@ func (o *CommonOptions) checkSources() error {
 			return fmt.Errorf("--kallsyms: invalid file: %w", err)
 		}
 	}
+	if o.Vmlinux != "" {
+		// perf checks the name as given, before joining it to --symfs.
+		if err := symbolize.CheckSourceFile(o.Vmlinux); err != nil {
+			return fmt.Errorf("--vmlinux: invalid file: %w", err)
+		}
+	}
 	for _, d := range []struct{ flag, path string }{{"--symfs", o.Symfs}, {"--maps", o.Maps}} {
 		if d.path == "" {
 			continue
@@ -148,10 +181,6 @@ func (o *CommonOptions) warnings() *diag.Log {
 	if extra := ds.WarningCount - uint64(len(ds.Warnings)); ds.WarningCount > uint64(len(ds.Warnings)) {
 		st.diag.AddN(diag.Warning{Source: name, Offset: -1, Msg: "more decoder warnings, not kept"}, extra)
 	}
-	if n := ds.OutOfOrder; n > 0 {
-		st.diag.AddN(diag.Warning{Source: name, Offset: -1, Msg: fmt.Sprintf(
-			"%s records older than a flushed round, delivered late (perf: out of order events)", diag.Group(n))}, 1)
-	}
 	if n := r.StitchStats().NoRecordCap; n > 0 {
 		st.diag.AddN(diag.Warning{Source: name, Offset: -1, Msg: fmt.Sprintf(
 			"%s deferred samples released without their user callchain by the pending cap (--max-pending), counted as no-record", diag.Group(n))}, 1)
@@ -159,10 +188,56 @@ func (o *CommonOptions) warnings() *diag.Log {
 	for _, err := range r.Symbolizer().SourceErrors() {
 		st.diag.Add(diag.Warning{Offset: -1, Msg: err.Error()})
 	}
-	if w := lostWarning(ds); w != "" {
+	lost := st.lostSamples
+	if !o.dialect().DataSrcLevelNum {
+		lost += st.lostSamplesBPF // perf 6.1 has no BPF-dropped samples apart
+	}
+	for _, w := range perfWarnings(ds, lost, st.lostShown, writeBackward(r.File())) {
 		st.diag.Perf(w)
 	}
 	return st.diag
+}
+
+// writeBackward reports whether an event of f was recorded with
+// write_backward, for which perf does not warn about event order.
+func writeBackward(f *decode.File) bool {
+	if f == nil {
+		return false
+	}
+	for _, a := range f.Attrs {
+		if a.Flags&decode.AttrWriteBackward != 0 {
+			return true
+		}
+	}
+	return false
+}
+
+// perfWarnings returns the warnings perf prints at the end of a run
+// (perf_session__warn_about_errors, tools/perf/util/session.c, the same
+// in perf 6.1 and 7.3.4), in its order and words, for what this recording
+// has: LOST records (unless script --show-lost-events prints them), more
+// than 5% of the samples lost by LOST_SAMPLES records, and records older
+// than the last flushed round (perf_session__warn_order; not for
+// write_backward events). perf's other warnings there are not printed:
+// unknown record types and samples of unknown ids stop perf before it
+// gets there, AUX and proc-map warnings need what perfstitch does not
+// read, and perf never counts invalid callchains.
+func perfWarnings(ds *decode.Stats, lostSamples uint64, lostShown, backward bool) []string {
+	var ws []string
+	if w := lostWarning(ds); w != "" && !lostShown {
+		ws = append(ws, w)
+	}
+	if samples := ds.Counts[decode.RecordTypeSample]; lostSamples > 0 {
+		rate := float64(lostSamples) / float64(samples+lostSamples)
+		if rate > 0.05 {
+			ws = append(ws, fmt.Sprintf("Warning:\nProcessed %d samples and lost %3.2f%%!\n\n", samples+lostSamples, rate*100))
+		}
+	}
+	if n := ds.OutOfOrder; n > 0 && !backward {
+		// perf's counter is a u32 printed with %u.
+		ws = append(ws, fmt.Sprintf("Warning:\n%d out of order events recorded.\n", uint32(n)))
+	}
+	return ws
 }
 
 // noKallsymsWarning returns perf 6.1's line for kernel addresses looked up

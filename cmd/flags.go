@@ -28,11 +28,17 @@ type CommonOptions struct {
 	// standard input.
 	Input string
 
-	Symfs      string // --symfs: root prefixed to every DSO path
-	Kallsyms   string // --kallsyms: kernel symbols file
-	Maps       string // --maps: folder of PID.maps files (/proc/PID/maps snapshots)
-	BuildIDDir string // --buildid-dir: build-id cache; default $HOME/.debug, or Symfs/.debug
-	NoDemangle bool   // --no-demangle
+	Symfs    string // --symfs: root prefixed to every DSO path
+	Kallsyms string // --kallsyms: kernel symbols file
+	// Vmlinux is -k/--vmlinux: a vmlinux image for kernel symbols
+	// (ignored when Kallsyms is given, as in perf).
+	Vmlinux string
+	// DemangleKernel is --demangle-kernel: C++/Rust names of kernel
+	// symbols from a vmlinux are demangled.
+	DemangleKernel bool
+	Maps           string // --maps: folder of PID.maps files (/proc/PID/maps snapshots)
+	BuildIDDir     string // --buildid-dir: build-id cache; default $HOME/.debug, or Symfs/.debug
+	NoDemangle     bool   // --no-demangle
 	// NoInline leaves out the inlined-function frames of DWARF-unwound
 	// (--call-graph dwarf) callchains (perf --no-inline).
 	NoInline bool
@@ -108,6 +114,8 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.StringVarP(&o.Input, "input", "i", "", "input file name (default \"perf.data\"; \"-\" reads a pipe-mode stream from stdin)")
 	fs.StringVar(&o.Symfs, "symfs", "", "look for DSOs and debug files relative to `dir`")
 	fs.StringVar(&o.Kallsyms, "kallsyms", "", "kernel symbols `file` (a copy of /proc/kallsyms)")
+	fs.StringVarP(&o.Vmlinux, "vmlinux", "k", "", "vmlinux `file` for kernel symbols (under --symfs when relative; its build id must be the recorded one; --kallsyms wins)")
+	fs.BoolVar(&o.DemangleKernel, "demangle-kernel", false, "demangle C++ and Rust names of kernel symbols read from a vmlinux")
 	fs.StringVar(&o.Maps, "maps", "", "`dir` of PID.maps files (copies of /proc/PID/maps) for processes without MMAP records")
 	fs.StringVar(&o.BuildIDDir, "buildid-dir", "", "build-id cache `dir` (default $HOME/.debug, or SYMFS/.debug with --symfs, as perf)")
 	fs.BoolVar(&o.NoDemangle, "no-demangle", false, "print symbol names as they are in the symbol table")

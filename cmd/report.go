@@ -336,6 +336,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 				err = rep.Add(ev)
 			}
 		} else {
+			opts.Common.State.noteRecord(p.Record())
 			err = rep.AddRecord(p.Record())
 		}
 		if err != nil {

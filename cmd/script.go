@@ -44,6 +44,7 @@ type ScriptOptions struct {
 	ShowRounds     bool          // --show-round-events
 	ShowBPF        bool          // --show-bpf-events
 	ShowTextPoke   bool          // --show-text-poke-events
+	ShowKernelPath bool          // --show-kernel-path
 
 	// Ordering is where merged deferred samples are printed (--ordering):
 	// in sample time order, or where perf 7.3.4 prints them.
@@ -111,9 +112,9 @@ comm/pid filters (--format flamegraph-html).`,
 	fl.BoolVar(&opts.Header, "header", false, "print the recording's header (as perf report --header-only) before the samples")
 	fl.BoolVar(&opts.HeaderOnly, "header-only", false, "print only the recording's header")
 	fl.BoolVarP(&opts.ShowInfo, "show-info", "I", false, "with --header, print the topology, cache and memory sections in full (pipe mode: print the header features also without --header)")
-	// With kallsyms as the only kernel symbol source the kernel's path
-	// is "[kernel.kallsyms]", which is what perf prints with the flag too.
-	fl.Bool("show-kernel-path", false, "print the kernel's path for kernel frames (always [kernel.kallsyms]: symbols come from kallsyms)")
+	// With kallsyms the kernel's path is "[kernel.kallsyms]", which is
+	// what perf prints with the flag too; with a vmlinux, its path.
+	fl.BoolVar(&opts.ShowKernelPath, "show-kernel-path", false, "print the kernel's path for kernel frames (the -k vmlinux; [kernel.kallsyms] with kallsyms)")
 	addUnsupportedScriptFlags(cmd)
 	addShowEventFlags(cmd, opts)
 	fl.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "print at most this many callchain entries")
@@ -161,6 +162,11 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 	}
 	if o.RelTime && o.DeltaTime {
 		return FlagErrorf("--reltime and --deltatime are mutually exclusive")
+	}
+	if !o.dialect().DataSrcLevelNum {
+		if names := o.Fields.Named(output.FieldsSince61).Names(); len(names) > 0 {
+			return FlagErrorf("invalid field requested: %q (perf %s has no such field)", names[0], o.dialect().Version)
+		}
 	}
 	if o.MaxStack < 1 {
 		return FlagErrorf("--max-stack must be at least 1, not %d", o.MaxStack)
@@ -225,6 +231,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		return err
 	}
 	defer p.Close()
+	opts.State.lostShown = opts.ShowLostEvents
 
 	out := opts.IO.Out
 	if opts.Output != "" {
@@ -250,14 +257,15 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		}
 	}
 
-	if opts.Fields.Wants(output.FieldTod) {
-		if p.File().Meta.ClockData == nil {
-			//lint:ignore ST1005 perf's message, word for word
-			return errors.New("Can't provide 'tod' time, missing clock data. Please record with -k/--clockid option.")
-		}
-		return FlagErrorf("-F tod is not supported: wall-clock times from CLOCK_DATA are not printed yet")
+	if opts.Fields.Wants(output.FieldTod) && p.File().Meta.ClockData == nil {
+		//lint:ignore ST1005 perf's message, word for word
+		return errors.New("Can't provide 'tod' time, missing clock data. Please record with -k/--clockid option.")
 	}
-	sink, err := newScriptSink(opts, p, out)
+	var cgroups *output.CgroupNames
+	if opts.Format == output.FormatText && opts.Fields.Wants(output.FieldCgroup) {
+		cgroups = new(output.CgroupNames)
+	}
+	sink, err := newScriptSink(opts, p, out, cgroups)
 	if err != nil {
 		return err
 	}
@@ -265,8 +273,12 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
 			err = sink.Add(ev)
+		} else if rec := p.Record(); countOnly(rec) {
+			opts.State.noteRecord(rec) // asked for only to be counted
+		} else if cgroups != nil && noteCgroup(cgroups, rec) && !opts.ShowCgroups {
+			// asked for only to name the cgroups of -F cgroup
 		} else if rs != nil {
-			err = rs.AddRecord(p.Record())
+			err = rs.AddRecord(rec)
 		}
 		if err != nil {
 			sink.Flush() // joins the writer; the first error is err
@@ -289,7 +301,7 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 // scriptSessionOptions returns the session options of a script run:
 // the symbolization its format wants and the records it shows.
 func scriptSessionOptions(opts *ScriptOptions) session.Options {
-	so := session.Options{Symbolize: symbolize.Options{MaxStack: opts.MaxStack}, Ordering: opts.Ordering}
+	so := session.Options{Symbolize: symbolize.Options{MaxStack: opts.MaxStack, ShowKernelPath: opts.ShowKernelPath}, Ordering: opts.Ordering}
 	if opts.Format == output.FormatJSON {
 		// JSON is the same in every dialect: the newest dialect's
 		// symbolization, full names with parameters and inline frames
@@ -316,7 +328,9 @@ func scriptSessionOptions(opts *ScriptOptions) session.Options {
 	if opts.ShowNamespaces {
 		so.Show = append(so.Show, decode.RecordTypeNamespaces)
 	}
-	if opts.ShowCgroups {
+	// LOST_SAMPLES records are counted for perf's drop-rate warning.
+	so.Show = append(so.Show, decode.RecordTypeLostSamples)
+	if opts.ShowCgroups || opts.Format == output.FormatText && opts.Fields.Wants(output.FieldCgroup) {
 		so.Show = append(so.Show, decode.RecordTypeCgroup)
 	}
 	if opts.ShowSwitch {
@@ -331,7 +345,8 @@ func scriptSessionOptions(opts *ScriptOptions) session.Options {
 
 // newScriptSink returns the sink of opts.Format writing to out for the
 // session p.
-func newScriptSink(opts *ScriptOptions, p *runSession, out io.Writer) (output.Sink, error) {
+// cgroups names the cgroups of -F cgroup (nil without it).
+func newScriptSink(opts *ScriptOptions, p *runSession, out io.Writer, cgroups *output.CgroupNames) (output.Sink, error) {
 	var sink output.Sink
 	switch opts.Format {
 	case output.FormatText:
@@ -343,6 +358,8 @@ func newScriptSink(opts *ScriptOptions, p *runSession, out io.Writer) (output.Si
 			DeltaTime:     opts.DeltaTime,
 			MaxStack:      opts.MaxStack,
 			Compat:        opts.dialect(),
+			ClockData:     p.File().Meta.ClockData,
+			Cgroups:       cgroups,
 		})
 		if err := t.CheckFields(); err != nil {
 			return nil, err
@@ -399,3 +416,20 @@ func (v *orderingValue) Set(name string) error {
 
 // Type is the value's name in --help.
 func (v *orderingValue) Type() string { return "order" }
+
+// noteCgroup adds rec to names if it is a CGROUP record, and reports
+// whether it was one.
+func noteCgroup(names *output.CgroupNames, rec *output.Record) bool {
+	cg, ok := rec.Record.(*decode.Cgroup)
+	if ok {
+		names.Add(cg)
+	}
+	return ok
+}
+
+// countOnly reports whether rec is a LOST_SAMPLES record, which script
+// asks the session for only to count it (perf script prints none).
+func countOnly(rec *output.Record) bool {
+	_, ok := rec.Record.(*decode.LostSamples)
+	return ok
+}

@@ -100,12 +100,20 @@ func TestScriptShowKernelPath(t *testing.T) {
 func TestScriptUnsupportedFlags(t *testing.T) {
 	for _, args := range [][]string{
 		{"--itrace"}, {"--itrace=i100us"}, {"-s", "x.py"}, {"-g", "python"}, {"-D"},
-		{"-k", "vmlinux"}, {"--xed"},
+		{"--xed"},
 	} {
 		f, _, errOut := testFactory()
 		code := Run(context.Background(), f, append([]string{"script"}, args...))
 		if code != ExitUsage || !strings.Contains(errOut.String(), "is not supported: ") || strings.Contains(errOut.String(), "unknown") {
 			t.Errorf("%q: exit %d, stderr %q; want a usage error saying why it is not supported", args, code, errOut)
+		}
+	}
+	// -k/--vmlinux and --demangle-kernel are supported now (TestVmlinux).
+	for _, name := range []string{"vmlinux", "demangle-kernel"} {
+		for _, u := range unsupportedScriptFlags {
+			if u.name == name {
+				t.Errorf("--%s is still in the unsupported list", name)
+			}
 		}
 	}
 }

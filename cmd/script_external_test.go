@@ -13,7 +13,6 @@ import (
 // perfstitch does not reproduce yet, with the reason.
 var externalKnown = map[string]string{
 	"intel_pt-4.14": "perf synthesizes samples from Intel PT AUX data; not supported",
-	"weight_struct": "raw event default fields data_src and weight are not implemented",
 }
 
 // TestScriptExternal runs perfstitch script and script -G on the foreign

@@ -37,6 +37,8 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 	so.Input, so.Stdin = o.Input, o.IO.In
 	so.Symbolize.Symfs = o.Symfs
 	so.Symbolize.Kallsyms = o.Kallsyms
+	so.Symbolize.Vmlinux = o.Vmlinux
+	so.Symbolize.DemangleKernel = o.DemangleKernel
 	so.Symbolize.MapsDir = o.Maps
 	so.Symbolize.BuildIDDir = buildIDDir(o)
 	so.Symbolize.NoDemangle = o.NoDemangle

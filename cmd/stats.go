@@ -69,6 +69,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 		if ev := p.Event(); ev != nil {
 			err = col.Add(ev)
 		} else {
+			opts.Common.State.noteRecord(p.Record())
 			err = col.AddRecord(p.Record())
 		}
 		if err != nil {

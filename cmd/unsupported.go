@@ -33,8 +33,6 @@ var unsupportedScriptFlags = []unsupportedFlag{
 	{name: "dlarg", value: true, why: "perfstitch loads no shared-object filters (--dlfilter)"},
 	{name: "list-dlfilters", why: "perfstitch loads no shared-object filters"},
 	{name: "dump-raw-trace", short: "D", why: "perf's raw record dump is not reproduced; perfstitch stats and --format json show the records"},
-	{name: "vmlinux", short: "k", value: true, why: "the kernel is symbolized from kallsyms (--kallsyms) only"},
-	{name: "demangle-kernel", why: "kernel symbols are printed as kallsyms names them"},
 }
 
 // addUnsupportedScriptFlags declares the unsupported options, hidden from

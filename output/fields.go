@@ -27,11 +27,25 @@ const (
 	FieldPeriod                    // period
 	FieldSrcline                   // srcline (under the IP and each callchain entry)
 	FieldMisc                      // misc (cpumode and record flags)
-	// FieldTod is tod, the wall-clock time, which needs the recording's
-	// CLOCK_DATA; no formatter prints it yet, so the script command
-	// refuses it (with perf's message when the data is missing).
+	// FieldTod is tod, the wall-clock time from the recording's
+	// CLOCK_DATA (the script command fails with perf's message when the
+	// recording has none).
 	FieldTod
+	FieldFlags        // flags (branch flags; blank for samples without any)
+	FieldDataSrc      // data_src (PERF_SAMPLE_DATA_SRC, decoded)
+	FieldWeight       // weight (PERF_SAMPLE_WEIGHT, or WEIGHT_STRUCT's var1_dw)
+	FieldCallindent   // callindent (branch-trace call depth; nothing for other events)
+	FieldPhysAddr     // phys_addr (PERF_SAMPLE_PHYS_ADDR)
+	FieldDataPageSize // data_page_size (PERF_SAMPLE_DATA_PAGE_SIZE)
+	FieldCodePageSize // code_page_size (PERF_SAMPLE_CODE_PAGE_SIZE)
+	FieldInsLat       // ins_lat (WEIGHT_STRUCT's var2_w)
+	FieldCgroup       // cgroup (PERF_SAMPLE_CGROUP, named by CGROUP records; perf 6.5 and later)
+	FieldRetireLat    // retire_lat (WEIGHT_STRUCT's var3_w; perf 6.5 and later)
 )
+
+// FieldsSince61 are the fields perf 6.1 does not know ("Invalid field
+// requested"): the script command refuses them in the 6.1 dialect.
+const FieldsSince61 = FieldCgroup | FieldRetireLat
 
 // fieldNames is perf's all_output_options order for the fields supported.
 var fieldNames = []struct {
@@ -41,7 +55,10 @@ var fieldNames = []struct {
 	{"comm", FieldComm}, {"tid", FieldTID}, {"pid", FieldPID}, {"time", FieldTime},
 	{"cpu", FieldCPU}, {"event", FieldEvent}, {"ip", FieldIP}, {"sym", FieldSym},
 	{"dso", FieldDSO}, {"addr", FieldAddr}, {"symoff", FieldSymOff}, {"srcline", FieldSrcline},
-	{"period", FieldPeriod}, {"misc", FieldMisc}, {"tod", FieldTod},
+	{"period", FieldPeriod}, {"flags", FieldFlags}, {"data_src", FieldDataSrc}, {"weight", FieldWeight},
+	{"callindent", FieldCallindent}, {"phys_addr", FieldPhysAddr}, {"misc", FieldMisc}, {"tod", FieldTod},
+	{"data_page_size", FieldDataPageSize}, {"code_page_size", FieldCodePageSize}, {"ins_lat", FieldInsLat},
+	{"cgroup", FieldCgroup}, {"retire_lat", FieldRetireLat},
 }
 
 // FieldNames lists the field names -F accepts, for help and completion.
@@ -49,6 +66,17 @@ func FieldNames() []string {
 	names := make([]string, len(fieldNames))
 	for i, n := range fieldNames {
 		names[i] = n.name
+	}
+	return names
+}
+
+// Names returns the names of the fields in f, in perf's order.
+func (f Field) Names() []string {
+	var names []string
+	for _, n := range fieldNames {
+		if f&n.f != 0 {
+			names = append(names, n.name)
+		}
 	}
 	return names
 }
@@ -158,6 +186,10 @@ func (fs *Fields) Set(s string) error {
 // (a set list naming it, or +f).
 func (fs *Fields) Wants(f Field) bool { return fs.userSet()&f != 0 }
 
+// Named returns the fields of f the list names explicitly (a set list, or
+// +field and -field).
+func (fs *Fields) Named(f Field) Field { return (fs.userSet() | fs.Remove) & f }
+
 // String returns the list as given.
 func (fs *Fields) String() string { return fs.raw }
 
@@ -175,14 +207,20 @@ func (fs *Fields) userSet() Field {
 	return 0
 }
 
-// defaultFields are perf 6.1's output[] defaults per event type.
-func defaultFields(t decode.AttrType) Field {
+// defaultFields are perf's output[] defaults per event type; newer
+// lists perf 7.3.4's raw-event retire_lat.
+func defaultFields(t decode.AttrType, newer bool) Field {
 	const common = FieldComm | FieldTID | FieldCPU | FieldTime | FieldEvent
 	switch t {
 	case decode.AttrTypeTracepoint:
 		return common
 	case decode.AttrTypeRaw:
-		return common | FieldIP | FieldSym | FieldSymOff | FieldDSO | FieldPeriod | FieldAddr
+		f := common | FieldIP | FieldSym | FieldSymOff | FieldDSO | FieldPeriod | FieldAddr |
+			FieldDataSrc | FieldWeight | FieldPhysAddr | FieldDataPageSize | FieldCodePageSize | FieldInsLat
+		if newer {
+			f |= FieldRetireLat
+		}
+		return f
 	}
 	return common | FieldIP | FieldSym | FieldSymOff | FieldDSO | FieldPeriod
 }
@@ -191,11 +229,11 @@ func defaultFields(t decode.AttrType) Field {
 // way perf_session__check_output_opt does for the first event of each
 // type: fields the samples cannot provide are dropped when they are
 // defaults and are an error when the user asked for them.
-func resolveFields(fs *Fields, attr *decode.EventAttr) (Field, error) {
+func resolveFields(fs *Fields, attr *decode.EventAttr, newer bool) (Field, error) {
 	if fs.Typed && fs.EventType != attr.Type {
 		fs = &Fields{}
 	}
-	fields := defaultFields(attr.Type)
+	fields := defaultFields(attr.Type, newer)
 	switch fs.Mode {
 	case FieldsSet:
 		fields = fs.Only
@@ -220,6 +258,12 @@ func resolveFields(fs *Fields, attr *decode.EventAttr) (Field, error) {
 	if err := check(decode.SampleAddr, "ADDR", FieldAddr); err != nil {
 		return 0, err
 	}
+	if err := check(decode.SampleDataSrc, "DATA_SRC", FieldDataSrc); err != nil {
+		return 0, err
+	}
+	if err := check(decode.SampleWeight|decode.SampleWeightStruct, "WEIGHT", FieldWeight); err != nil {
+		return 0, err
+	}
 	if fields&FieldSym != 0 && fields&(FieldIP|FieldAddr) == 0 {
 		return 0, errors.New("display of symbols requested but neither sample IP nor sample address is selected")
 	}
@@ -240,6 +284,25 @@ func resolveFields(fs *Fields, attr *decode.EventAttr) (Field, error) {
 	}
 	if err := check(decode.SampleCPU, "CPU", FieldCPU); err != nil {
 		return 0, err
+	}
+	for _, c := range []struct {
+		need decode.SampleFormat
+		msg  string
+		f    Field
+	}{
+		{decode.SamplePhysAddr, "PHYS_ADDR", FieldPhysAddr},
+		{decode.SampleDataPageSize, "DATA_PAGE_SIZE", FieldDataPageSize},
+		{decode.SampleCodePageSize, "CODE_PAGE_SIZE", FieldCodePageSize},
+		{decode.SampleWeightStruct, "WEIGHT_STRUCT", FieldInsLat},
+		{decode.SampleCgroup, "CGROUP", FieldCgroup},
+		{decode.SampleWeightStruct, "WEIGHT_STRUCT", FieldRetireLat},
+	} {
+		if err := check(c.need, c.msg, c.f); err != nil {
+			if c.f == FieldCgroup {
+				err = fmt.Errorf("%w (hint: run 'perf record --all-cgroups ...')", err)
+			}
+			return 0, err
+		}
 	}
 	// PERIOD is not checked: perf 6.1 prints attr.sample_period for
 	// samples without PERF_SAMPLE_PERIOD, which decode puts in

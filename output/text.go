@@ -3,6 +3,7 @@ package output
 import (
 	"io"
 	"strconv"
+	"time"
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/compat"
@@ -31,6 +32,14 @@ type TextOptions struct {
 	// Compat is the perf release whose layout is printed (--compat); the
 	// zero value means [compat.Default].
 	Compat compat.Dialect
+	// ClockData is the recording's CLOCK_DATA, which -F tod needs (nil:
+	// tod prints "disabled", as perf would).
+	ClockData *decode.ClockData
+	// Location is the time zone of -F tod; nil means time.Local.
+	Location *time.Location
+	// Cgroups names the cgroup ids of -F cgroup; the caller adds the
+	// CGROUP records to it as they come.
+	Cgroups *CgroupNames
 }
 
 // Text writes perf script text. It is a [RecordSink].
@@ -44,6 +53,7 @@ type Text struct {
 	previousTime uint64 // --deltatime: the time of the last printed record
 	buf          []byte
 	lines        *[1 << lineBits]lineEntry // formatted callchain lines
+	dataSrcWidth int                       // -F data_src: the widest text so far
 }
 
 // NewText returns a Text writer on w. attrs returns the events of the
@@ -60,7 +70,7 @@ func NewText(w io.Writer, attrs func() []*decode.EventAttr, opts TextOptions) *T
 		w:     newAsyncWriter(w, bufferSize),
 		opts:  opts,
 		attrs: attrs,
-		set:   eventSet{fields: opts.Fields, hideCallchain: opts.HideCallchain, attrs: attrs},
+		set:   eventSet{fields: opts.Fields, hideCallchain: opts.HideCallchain, attrs: attrs, newer: opts.Compat.DataSrcLevelNum},
 		buf:   make([]byte, 0, 4096),
 	}
 }
@@ -92,6 +102,9 @@ func (t *Text) Add(ev *symbolize.Event) error {
 			b = appendSrcLine(b, cfg.fields, &ev.IP)
 		}
 	}
+	if cfg.fields&trailerFields != 0 {
+		b = appendTrailer(b, cfg.fields, ev.Sample.Sample)
+	}
 	b = append(b, '\n')
 	return t.w.commit(b)
 }
@@ -109,8 +122,14 @@ func (t *Text) appendSampleHeader(b []byte, cfg *evConfig, ev *symbolize.Event) 
 		b = appendPadLeft(b, cfg.name, t.set.nameWidth)
 		b = append(b, ':', ' ')
 	}
+	if cfg.fields&FieldFlags != 0 {
+		b = appendFlags(b)
+	}
 	if cfg.fields&FieldAddr != 0 {
 		b = appendHexPad(b, s.Addr, 16)
+	}
+	if cfg.fields&headerExtraFields != 0 {
+		b = t.appendHeaderExtra(b, cfg.fields, s)
 	}
 	return b
 }
@@ -165,6 +184,9 @@ func (t *Text) appendStart(b []byte, cfg *evConfig, comm string, pid, tid int32,
 	if f&FieldMisc != 0 {
 		b = appendMisc(b, misc, typ)
 	}
+	if f&FieldTod != 0 {
+		b = t.appendTod(b, tm)
+	}
 	if f&FieldTime != 0 {
 		if t.opts.RelTime {
 			if t.initialTime == 0 {
@@ -214,8 +236,8 @@ func (t *Text) appendFrames(b []byte, fields Field, frames []symbolize.Frame, un
 		fr := &frames[i]
 		cookie := fr.Cookie && cookieTag
 		addr := fr.MapAddr
-		if abs {
-			addr = fr.Addr
+		if abs || fr.Kernel {
+			addr = fr.Addr // perf 6.1 too prints kernel entries as recorded
 		}
 		e := &t.lines[(addr*0x9e3779b97f4a7c15^fr.Offset)>>(64-lineBits)]
 		if e.set && e.addr == addr && e.offset == fr.Offset && e.fields == fields &&

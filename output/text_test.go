@@ -178,15 +178,15 @@ func TestParseFields(t *testing.T) {
 func TestResolveFieldsErrors(t *testing.T) {
 	attr := &decode.EventAttr{Type: decode.AttrTypeSoftware, Name: "cpu-clock", SampleType: decode.SampleIP | decode.SampleTID | decode.SampleTime | decode.SamplePeriod}
 	// Defaults silently drop cpu; asking for it is perf's error.
-	if f, err := resolveFields(&Fields{}, attr); err != nil || f&FieldCPU != 0 {
+	if f, err := resolveFields(&Fields{}, attr, false); err != nil || f&FieldCPU != 0 {
 		t.Errorf("defaults: fields %b, err %v; want no cpu and no error", f, err)
 	}
 	fs, _ := ParseFields("comm,cpu,ip")
-	if _, err := resolveFields(&fs, attr); err == nil {
+	if _, err := resolveFields(&fs, attr, false); err == nil {
 		t.Error("-F cpu without PERF_SAMPLE_CPU: no error")
 	}
 	fs, _ = ParseFields("symoff,ip")
-	if _, err := resolveFields(&fs, attr); err == nil {
+	if _, err := resolveFields(&fs, attr, false); err == nil {
 		t.Error("symoff without sym: no error")
 	}
 }

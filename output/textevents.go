@@ -19,6 +19,7 @@ type eventSet struct {
 	fields        Fields
 	hideCallchain bool
 	attrs         func() []*decode.EventAttr
+	newer         bool // perf 7.3.4's defaults (raw events' retire_lat)
 
 	byAttr    map[*decode.EventAttr]*evConfig
 	byType    map[decode.AttrType]Field
@@ -78,7 +79,7 @@ func (s *eventSet) config(attr *decode.EventAttr) (*evConfig, error) {
 	fields, ok := s.byType[attr.Type]
 	if !ok {
 		var err error
-		if fields, err = resolveFields(&s.fields, attr); err != nil {
+		if fields, err = resolveFields(&s.fields, attr, s.newer); err != nil {
 			return nil, err
 		}
 		s.byType[attr.Type] = fields

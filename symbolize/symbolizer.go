@@ -21,6 +21,17 @@ type Options struct {
 	// OSRelease (from Meta) is the running kernel's release, and not with
 	// a Symfs (perf tries no local files then: dso__load_kernel_sym).
 	Kallsyms string
+	// Vmlinux is a vmlinux image for kernel symbols (perf -k/--vmlinux),
+	// used when Kallsyms is empty: see vmlinux.go.
+	Vmlinux string
+	// DemangleKernel demangles C++ and Rust names of kernel symbols read
+	// from an ELF image (perf --demangle-kernel); kallsyms names are never
+	// demangled.
+	DemangleKernel bool
+	// ShowKernelPath names the kernel DSO of frames by the Vmlinux path
+	// once its symbols came from there (perf script --show-kernel-path:
+	// the DSO's long name); with kallsyms it stays [kernel.kallsyms].
+	ShowKernelPath bool
 	// MapsDir holds /proc/PID/maps snapshots, as DIR/PID.maps or
 	// DIR/PID/maps, for processes whose MMAP records are missing (started
 	// before recording, lost events, pipe mode): a snapshot's executable
@@ -91,6 +102,7 @@ type Symbolizer struct {
 	kdso       *dso
 	kmapSeen   bool
 	kref       uint64 // _text address from the kernel MMAP
+	kernelPath string // the vmlinux kernel frames name (ShowKernelPath), once loaded
 	kloaded    bool
 	ksyms      *kernelSyms
 	kernelFrom uint64 // lowest kernel address (machine__kernel_start)
@@ -148,7 +160,7 @@ func New(opts Options) (*Symbolizer, error) {
 	if s.opts.MaxStack == 0 {
 		s.opts.MaxStack = DefaultMaxStack
 	}
-	if s.opts.Kallsyms == "" && s.opts.Symfs == "" && runningKernelMatches(opts.Meta) {
+	if s.opts.Kallsyms == "" && s.opts.Vmlinux == "" && s.opts.Symfs == "" && runningKernelMatches(opts.Meta) {
 		s.opts.Kallsyms = "/proc/kallsyms"
 	}
 	s.startPreload()
@@ -523,6 +535,10 @@ func (s *Symbolizer) loadKernel() {
 	s.kloaded = true
 	s.fc.invalidate()
 	kd := s.kernelDSO()
+	if s.opts.Kallsyms == "" && s.opts.Vmlinux != "" {
+		s.loadVmlinux(kd)
+		return
+	}
 	if s.opts.Kallsyms == "" {
 		kd.loaded, kd.reason = true, NoKallsyms
 		return
@@ -718,6 +734,9 @@ func (s *Symbolizer) resolveAddrSlow(f *Frame, addr uint64, mode decode.CPUMode,
 	f.DSO, f.DSOShort, f.BuildID = d.name, d.short, d.buildIDHex
 	f.MapAddr = m.mapIP(addr)
 	s.load(d)
+	if d == s.kdso && s.kernelPath != "" {
+		f.DSO = s.kernelPath // --show-kernel-path with a vmlinux
+	}
 	if d.reason != Resolved {
 		f.Reason = d.reason
 		s.count(d, false, period)

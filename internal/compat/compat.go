@@ -140,6 +140,13 @@ type Dialect struct {
 	// does; perf 7.3.4's addr2line finds nothing there and perf prints
 	// "dso[addr]".
 	SrclineSymtabFile bool
+	// DataSrcLevelNum decodes -F data_src's level as perf 6.5 and later's
+	// perf_mem__lvl_scnprintf does (a mem_lvl_num names the level alone,
+	// with its own names: "L2 MHB", "Memory-side Cache"); perf 6.1 joins
+	// the mem_lvl bits and the mem_lvl_num with " or ". It also selects
+	// perf 6.5's script fields cgroup and retire_lat (perf 6.1: "Invalid
+	// field requested") and retire_lat among raw events' defaults.
+	DataSrcLevelNum bool
 
 	// Warnings on stderr (cmd's warnings).
 
@@ -168,7 +175,7 @@ var Perf73 = Dialect{
 	// perf script's thread table
 	ScriptForgetsExitedThreads: true,
 	// header
-	HeaderFeatures: 35, HeaderAttrNames: true,
+	HeaderFeatures: 35, HeaderAttrNames: true, DataSrcLevelNum: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
