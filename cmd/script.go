@@ -110,6 +110,7 @@ comm/pid filters (--format flamegraph-html).`,
 	// is "[kernel.kallsyms]", which is what perf prints with the flag too.
 	fl.Bool("show-kernel-path", false, "print the kernel's path for kernel frames (always [kernel.kallsyms]: symbols come from kallsyms)")
 	addUnsupportedScriptFlags(cmd)
+	addDumpFlag(cmd, &opts.CommonOptions)
 	fl.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "print at most this many callchain entries")
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
 	fl.BoolVar(&opts.ShowMmapEvents, "show-mmap-events", false, "also print MMAP and MMAP2 records")
@@ -210,6 +211,9 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if opts.DumpRawTrace {
+		return scriptDumpRun(ctx, opts)
 	}
 	p, err := openSession(ctx, &opts.CommonOptions, scriptSessionOptions(opts))
 	if err != nil {

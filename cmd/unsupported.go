@@ -33,7 +33,6 @@ var unsupportedScriptFlags = []unsupportedFlag{
 	{name: "dlarg", value: true, why: "perfstitch loads no shared-object filters (--dlfilter)"},
 	{name: "list-dlfilters", why: "perfstitch loads no shared-object filters"},
 	{name: "show-info", short: "I", why: "the -I sections (CPU and NUMA topology, caches, memory) are not printed; --header prints the rest"},
-	{name: "dump-raw-trace", short: "D", why: "perf's raw record dump is not reproduced; perfstitch stats and --format json show the records"},
 	{name: "vmlinux", short: "k", value: true, why: "the kernel is symbolized from kallsyms (--kallsyms) only"},
 	{name: "demangle-kernel", why: "kernel symbols are printed as kallsyms names them"},
 	{name: "show-round-events", why: "FINISHED_ROUND records are consumed by the time ordering and not printed"},

@@ -150,6 +150,15 @@ type Dialect struct {
 	// perf 7.3.4 says nothing there: it falls back to the running
 	// kernel's /proc/kallsyms.
 	NoKallsymsWarning bool
+
+	// The raw dump (-D).
+
+	// DumpContextNames names the PERF_CONTEXT_* markers of a dumped
+	// callchain ("fffffffffffffe00 (PERF_CONTEXT_USER)") and marks a
+	// sample whose user callchain is deferred ("...... (deferred)"), as
+	// perf 7.3.4's callchain__printf does; perf 6.1 prints the bare
+	// entries.
+	DumpContextNames bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -169,6 +178,8 @@ var Perf73 = Dialect{
 	ScriptForgetsExitedThreads: true,
 	// header
 	HeaderFeatures: 35, HeaderAttrNames: true,
+	// raw dump
+	DumpContextNames: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
