@@ -56,6 +56,7 @@ func scriptDumpRun(ctx context.Context, opts *ScriptOptions) error {
 	t := sink.(*output.Text)
 	d = output.NewDump(t, p.Attrs, output.DumpOptions{
 		Path: dumpPath(&opts.CommonOptions), Pipe: p.File().Header.Pipe, Compat: opts.dialect(),
+		Meta: func() *decode.Meta { return &p.File().Meta },
 	})
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
@@ -91,8 +92,9 @@ func reportDumpRun(ctx context.Context, opts *ReportOptions) error {
 	var d *output.Dump
 	o := opts.Common
 	o.NoMergeCallchains = true
+	// perf report -D counts no LOST_SAMPLES per event (--stats does).
 	p, err := openSession(ctx, &o, session.Options{
-		Show: []decode.RecordType{decode.RecordTypeLost, decode.RecordTypeLostSamples, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle},
+		Show: []decode.RecordType{decode.RecordTypeLost, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle},
 		Raw:  func(r decode.Record, raw []byte) { d.Record(r, raw) },
 	})
 	if err != nil {
@@ -101,6 +103,7 @@ func reportDumpRun(ctx context.Context, opts *ReportOptions) error {
 	defer p.Close()
 	d = output.NewDump(w, p.Attrs, output.DumpOptions{
 		Path: dumpPath(&opts.Common), Pipe: p.File().Header.Pipe, Report: true, Compat: opts.Common.dialect(),
+		Meta: func() *decode.Meta { return &p.File().Meta },
 	})
 	w.WriteString("# To display the perf.data header info, please use --header/--header-only options.\n#\n")
 	col := stats.NewCollector()

@@ -3,6 +3,7 @@ package output
 import (
 	"io"
 	"strconv"
+	"strings"
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/compat"
@@ -23,6 +24,10 @@ type DumpOptions struct {
 	// Compat is the perf release whose layout is printed; the zero value
 	// means [compat.Default].
 	Compat compat.Dialect
+	// Meta returns the recording's feature sections, for the pipe-mode
+	// HEADER_FEATURE records perf 7.3.4 prints; nil prints their names
+	// only.
+	Meta func() *decode.Meta
 }
 
 // Dump prints perf's raw dump (perf script -D, perf report -D): every
@@ -34,6 +39,7 @@ type DumpOptions struct {
 type Dump struct {
 	w     io.Writer
 	attrs func() []*decode.EventAttr
+	meta  func() *decode.Meta
 	opts  DumpOptions
 	buf   []byte
 	err   error
@@ -48,7 +54,7 @@ func NewDump(w io.Writer, attrs func() []*decode.EventAttr, opts DumpOptions) *D
 	if opts.Pipe {
 		opts.Path = "pipe"
 	}
-	return &Dump{w: w, attrs: attrs, opts: opts, buf: make([]byte, 0, 4096)}
+	return &Dump{w: w, attrs: attrs, meta: opts.Meta, opts: opts, buf: make([]byte, 0, 4096)}
 }
 
 // Err returns the first write error.
@@ -148,6 +154,15 @@ func appendRawHex(b, raw []byte) []byte {
 // sample_id trailer. perf-tool records (types 64 and up) print zeros.
 func (d *Dump) appendTstamp(b []byte, r decode.Record) []byte {
 	attrs := d.attrs()
+	if ha, ok := r.(*decode.HeaderAttr); ok {
+		// perf prints an attr record before it adds its event.
+		for i, a := range attrs {
+			if a == ha.Attr {
+				attrs = attrs[:i]
+				break
+			}
+		}
+	}
 	var combined decode.SampleFormat
 	for _, a := range attrs {
 		combined |= a.SampleType
@@ -242,6 +257,27 @@ func (d *Dump) appendBody(b []byte, r decode.Record) []byte {
 		b = append(b, ": lost samples :"...)
 		b = strconv.AppendUint(b, rr.Lost, 10)
 		return append(b, '\n')
+	case *decode.HeaderAttr:
+		// perf 6.1 prints the name alone, without a newline.
+		b = append(b, "PERF_RECORD_ATTR"...)
+		if d.opts.Compat.DumpHeaderRecords && rr.Attr != nil {
+			var sb strings.Builder
+			writeAttrFields(&sb, rr.Attr, d.opts.Compat)
+			b = append(b, sb.String()...)
+		}
+		return b
+	case *decode.HeaderFeature:
+		// perf 6.1 prints the name alone, without a newline; perf 7.3.4
+		// adds the section as its header printer has it, except for the
+		// end marker (feature 32, perf 6.1's HEADER_LAST_FEATURE).
+		b = append(b, "PERF_RECORD_FEATURE"...)
+		if d.opts.Compat.DumpHeaderRecords && rr.Feature < 32 && d.meta != nil {
+			var sb strings.Builder
+			writeFeature(&sb, d.meta(), rr.Feature, d.opts.Compat)
+			b = append(b, ", "...)
+			b = append(b, sb.String()...)
+		}
+		return b
 	case *decode.FinishedRound:
 		return append(b, "PERF_RECORD_FINISHED_ROUND\n"...)
 	case *decode.FinishedInit:

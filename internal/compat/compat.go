@@ -159,6 +159,10 @@ type Dialect struct {
 	// perf 7.3.4's callchain__printf does; perf 6.1 prints the bare
 	// entries.
 	DumpContextNames bool
+	// DumpHeaderRecords prints the attr of a pipe-mode HEADER_ATTR record
+	// and the section of a HEADER_FEATURE record after their names, as
+	// perf 7.3.4 does; perf 6.1 prints the names alone.
+	DumpHeaderRecords bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -179,7 +183,7 @@ var Perf73 = Dialect{
 	// header
 	HeaderFeatures: 35, HeaderAttrNames: true,
 	// raw dump
-	DumpContextNames: true,
+	DumpContextNames: true, DumpHeaderRecords: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
