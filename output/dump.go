@@ -95,7 +95,7 @@ func (d *Dump) Record(r decode.Record, raw []byte) {
 	b = append(b, " ["...)
 	b = appendAltHex(b, uint64(len(raw)))
 	b = append(b, "]: "...)
-	b = d.appendBody(b, r)
+	b = d.appendBody(b, r, raw)
 	d.write(b)
 }
 
@@ -199,7 +199,7 @@ func (d *Dump) appendTstamp(b []byte, r decode.Record) []byte {
 
 // appendBody appends "PERF_RECORD_NAME" and what the record's handler
 // prints after it under -D, newline included.
-func (d *Dump) appendBody(b []byte, r decode.Record) []byte {
+func (d *Dump) appendBody(b []byte, r decode.Record, raw []byte) []byte {
 	c := r.Common()
 	switch rr := r.(type) {
 	case *decode.Sample:
@@ -222,7 +222,7 @@ func (d *Dump) appendBody(b []byte, r decode.Record) []byte {
 				b = append(b, "...... (deferred)\n"...)
 			}
 		}
-		return b
+		return appendSampleTail(b, rr, len(raw))
 	case *decode.CallchainDeferred:
 		b = append(b, "PERF_RECORD_CALLCHAIN_DEFERRED(IP, 0x"...)
 		b = strconv.AppendUint(b, uint64(c.Misc), 16)
@@ -475,3 +475,132 @@ func dumpTypeName(t decode.RecordType) string { return t.String() }
 // Write writes p to the text output after everything added so far: the
 // raw dump ([Dump]) interleaves its lines with the samples this way.
 func (t *Text) Write(p []byte) (int, error) { return t.w.Write(p) }
+
+// appendSampleTail is the rest of perf's dump_sample after the
+// callchain: registers, the user stack copy, weight, data source,
+// physical address, transaction. n is the record's size, from which the
+// offset of the stack copy is found.
+func appendSampleTail(b []byte, s *decode.Sample, n int) []byte {
+	f := s.Format
+	if f&decode.SampleRegsUser != 0 && s.RegsUserABI != 0 && s.Attr != nil {
+		b = appendRegs(b, "user", s.Attr.SampleRegsUser, s.RegsUserABI, s.RegsUser)
+	}
+	if f&decode.SampleRegsIntr != 0 && s.RegsIntrABI != 0 && s.Attr != nil {
+		b = appendRegs(b, "intr", s.Attr.SampleRegsIntr, s.RegsIntrABI, s.RegsIntr)
+	}
+	if f&decode.SampleStackUser != 0 {
+		var size uint64
+		if len(s.StackUser) > 0 {
+			size = s.StackUserDyn
+		}
+		b = append(b, "... ustack: size "...)
+		b = strconv.AppendUint(b, size, 10)
+		b = append(b, ", offset 0x"...)
+		b = strconv.AppendUint(b, uint64(stackUserOffset(s, n)), 16)
+		b = append(b, '\n')
+	}
+	if f&(decode.SampleWeight|decode.SampleWeightStruct) != 0 {
+		b = append(b, "... weight: "...)
+		if f&decode.SampleWeightStruct != 0 {
+			b = strconv.AppendUint(b, s.Weight&0xffffffff, 10)
+			b = append(b, ",0x"...)
+			b = strconv.AppendUint(b, s.Weight>>32&0xffff, 16)
+			b = append(b, ",0x"...)
+			b = strconv.AppendUint(b, s.Weight>>48, 16)
+		} else {
+			b = strconv.AppendUint(b, s.Weight, 10)
+		}
+		b = append(b, '\n')
+	}
+	if f&decode.SampleDataSrc != 0 {
+		b = append(b, " . data_src: 0x"...)
+		b = strconv.AppendUint(b, s.DataSrc, 16)
+		b = append(b, '\n')
+	}
+	if f&decode.SamplePhysAddr != 0 {
+		b = append(b, " .. phys_addr: 0x"...)
+		b = strconv.AppendUint(b, s.PhysAddr, 16)
+		b = append(b, '\n')
+	}
+	if f&decode.SampleTransaction != 0 {
+		b = append(b, "... transaction: "...)
+		b = strconv.AppendUint(b, s.Transaction, 16)
+		b = append(b, '\n')
+	}
+	return b
+}
+
+// stackUserOffset is the offset in the record of the user stack's size
+// field, as perf's dump prints it: the record's size less everything
+// that follows that field in the sample layout.
+func stackUserOffset(s *decode.Sample, n int) int {
+	f := s.Format
+	tail := 8 // the size field
+	if len(s.StackUser) > 0 {
+		tail += len(s.StackUser) + 8 // the copy and its dynamic size
+	}
+	for _, bit := range []decode.SampleFormat{decode.SampleWeight | decode.SampleWeightStruct,
+		decode.SampleDataSrc, decode.SampleTransaction, decode.SamplePhysAddr, decode.SampleCgroup,
+		decode.SampleDataPageSize, decode.SampleCodePageSize} {
+		if f&bit != 0 {
+			tail += 8
+		}
+	}
+	if f&decode.SampleRegsIntr != 0 {
+		tail += 8
+		if s.RegsIntrABI != 0 {
+			tail += 8 * len(s.RegsIntr)
+		}
+	}
+	if f&decode.SampleAux != 0 {
+		tail += 8 + len(s.Aux)
+	}
+	return n - tail
+}
+
+// regsABI are perf's names of the PERF_SAMPLE_REGS_ABI_* values.
+var regsABI = [...]string{"none", "32-bit", "64-bit"}
+
+// x86Regs are perf's names of the x86 registers by perf_event_x86_regs
+// index (perf_reg_name); XMM registers from index 32.
+var x86Regs = [...]string{"AX", "BX", "CX", "DX", "SI", "DI", "BP", "SP", "IP", "FLAGS",
+	"CS", "SS", "DS", "ES", "FS", "GS", "R8", "R9", "R10", "R11", "R12", "R13", "R14", "R15"}
+
+// appendRegs is perf's regs__printf for x86 recordings: the mask, the
+// ABI, and each sampled register.
+func appendRegs(b []byte, kind string, mask, abi uint64, regs []uint64) []byte {
+	b = append(b, "... "...)
+	b = append(b, kind...)
+	b = append(b, " regs: mask 0x"...)
+	b = strconv.AppendUint(b, mask, 16)
+	b = append(b, " ABI "...)
+	if abi < uint64(len(regsABI)) {
+		b = append(b, regsABI[abi]...)
+	} else {
+		b = append(b, "unknown"...)
+	}
+	b = append(b, '\n')
+	i := 0
+	for bit := range 64 {
+		if mask&(1<<bit) == 0 || i >= len(regs) {
+			continue
+		}
+		name := "unknown"
+		switch {
+		case bit < len(x86Regs):
+			name = x86Regs[bit]
+		case bit >= 32 && bit < 64:
+			name = "XMM" + strconv.Itoa((bit-32)/2)
+		}
+		b = append(b, ".... "...)
+		b = append(b, name...)
+		for range 5 - len(name) {
+			b = append(b, ' ')
+		}
+		b = append(b, " 0x"...)
+		b = appendHexPad0(b, regs[i])
+		b = append(b, '\n')
+		i++
+	}
+	return b
+}
