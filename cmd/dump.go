@@ -10,14 +10,14 @@ import (
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/output"
+	"github.com/perfstitch/perfstitch/output/report"
 	"github.com/perfstitch/perfstitch/output/stats"
 	"github.com/perfstitch/perfstitch/session"
 )
 
 // addDumpFlag declares -D/--dump-raw-trace on script and report.
-func addDumpFlag(cmd *cobra.Command, o *CommonOptions) {
-	cmd.Flags().BoolVarP(&o.DumpRawTrace, "dump-raw-trace", "D", false,
-		"print every record as perf -D does: file offset, size, a hex dump and the decoded fields (script: with the samples' text)")
+func addDumpFlag(cmd *cobra.Command, o *CommonOptions, usage string) {
+	cmd.Flags().BoolVarP(&o.DumpRawTrace, "dump-raw-trace", "D", false, usage)
 }
 
 // dumpPath is the input as perf's dump names it: the -i argument.
@@ -38,6 +38,9 @@ func scriptDumpRun(ctx context.Context, opts *ScriptOptions) error {
 	}
 	var d *output.Dump
 	so := scriptSessionOptions(opts)
+	// perf prints the thread and DSO lines of the samples its thread
+	// and symbol filters hide (machine__resolve comes first).
+	so.CountHidden = true
 	so.Raw = func(r decode.Record, raw []byte) { d.Record(r, raw) }
 	p, err := openSession(ctx, &opts.CommonOptions, so)
 	if err != nil {
@@ -61,7 +64,9 @@ func scriptDumpRun(ctx context.Context, opts *ScriptOptions) error {
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
 			d.Sample(ev)
-			err = t.Add(ev)
+			if !p.Hidden() {
+				err = t.Add(ev)
+			}
 		} else {
 			err = t.AddRecord(p.Record())
 		}
@@ -94,8 +99,9 @@ func reportDumpRun(ctx context.Context, opts *ReportOptions) error {
 	o.NoMergeCallchains = true
 	// perf report -D counts no LOST_SAMPLES per event (--stats does).
 	p, err := openSession(ctx, &o, session.Options{
-		Show: []decode.RecordType{decode.RecordTypeLost, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle},
-		Raw:  func(r decode.Record, raw []byte) { d.Record(r, raw) },
+		Show:        []decode.RecordType{decode.RecordTypeLost, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle},
+		CountHidden: true,
+		Raw:         func(r decode.Record, raw []byte) { d.Record(r, raw) },
 	})
 	if err != nil {
 		return err
@@ -106,6 +112,14 @@ func reportDumpRun(ctx context.Context, opts *ReportOptions) error {
 		Meta: func() *decode.Meta { return &p.File().Meta },
 	})
 	w.WriteString("# To display the perf.data header info, please use --header/--header-only options.\n#\n")
+	// perf's sort__setup_elide: a filter of one comm, DSO or symbol on a
+	// sort key names it.
+	only := opts.Common.Filter.only()
+	for _, k := range opts.Sort {
+		if v, ok := only[k]; ok {
+			w.WriteString("# " + elideNames[k] + ": " + v + "\n")
+		}
+	}
 	col := stats.NewCollector()
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
@@ -141,6 +155,10 @@ func reportDumpRun(ctx context.Context, opts *ReportOptions) error {
 	}
 	return readErr
 }
+
+// elideNames are the names perf report prints for a sort key that a
+// one-value filter elides.
+var elideNames = map[report.SortKey]string{report.SortComm: "comm", report.SortDSO: "dso", report.SortSym: "symbol"}
 
 // dumpOutput opens -o FILE, or returns stdout; closeOut closes the file
 // once (later calls return nil).

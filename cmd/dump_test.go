@@ -191,3 +191,31 @@ func TestScriptDumpCorpus(t *testing.T) {
 		})
 	}
 }
+
+// TestScriptDumpFilters: -D with the sample filters on testdata/fp, in
+// both dialects, against the SHA-256 of perf's dumps
+// (testdata/fp/dump-filters.sha256): perf dumps every record and prints
+// the thread and DSO lines of the samples its thread, comm, DSO and
+// symbol filters hide (not those of -C and --time), and the text of the
+// others only.
+func TestScriptDumpFilters(t *testing.T) {
+	dir := testfixture.Testdata(t, "fp")
+	sums, err := os.ReadFile(filepath.Join(dir, "dump-filters.sha256"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, line := range strings.Split(strings.TrimSpace(string(sums)), "\n") {
+		f := strings.Fields(line) // SUM DIALECT VERB FLAG VALUE
+		if len(f) != 5 {
+			t.Fatalf("bad line %q", line)
+		}
+		t.Run(strings.Join(f[1:], " "), func(t *testing.T) {
+			t.Chdir(dir)
+			got := runDump(t, f[2], []string{"-D", "--compat", f[1], "-i", "perf.data",
+				"--symfs", "symfs", "--kallsyms", "../kallsyms", f[3], f[4]})
+			if sum := fmt.Sprintf("%x", sha256.Sum256(got)); sum != f[0] {
+				t.Errorf("SHA-256 %s (%d bytes), want %s", sum, len(got), f[0])
+			}
+		})
+	}
+}

@@ -168,7 +168,7 @@ graphs as data.`,
 		},
 	}
 	addCommonFlags(cmd, &opts.Common)
-	addDumpFlag(cmd, &opts.Common)
+	addDumpFlag(cmd, &opts.Common, "print every record as perf report -D does (offset, size, hex dump, decoded fields), then the record counts of --stats")
 	fs := cmd.Flags()
 	fs.Var(&opts.Format, "format", "output format: table, perf or json")
 	fs.Lookup("format").DefValue = "table on a terminal, perf otherwise"

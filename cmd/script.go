@@ -110,7 +110,7 @@ comm/pid filters (--format flamegraph-html).`,
 	// is "[kernel.kallsyms]", which is what perf prints with the flag too.
 	fl.Bool("show-kernel-path", false, "print the kernel's path for kernel frames (always [kernel.kallsyms]: symbols come from kallsyms)")
 	addUnsupportedScriptFlags(cmd)
-	addDumpFlag(cmd, &opts.CommonOptions)
+	addDumpFlag(cmd, &opts.CommonOptions, "print every record as perf script -D does (offset, size, hex dump, decoded fields), each sample's text after its record")
 	fl.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "print at most this many callchain entries")
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
 	fl.BoolVar(&opts.ShowMmapEvents, "show-mmap-events", false, "also print MMAP and MMAP2 records")

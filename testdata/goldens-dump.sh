@@ -10,7 +10,8 @@
 # script -D, goldens.sh) exists it is the 6.1 script golden. lost has no
 # binaries (--symfs .) and its dumps are 1.5 MB each: only their SHA-256
 # sums are kept, in lost/dump.sha256.
-# Usage: testdata/goldens-dump.sh [CASE...]   (root; TestScriptDump, cmd)
+# Usage: testdata/goldens-dump.sh [CASE...]   (root; TestScriptDump and
+# TestScriptDumpFilters, cmd)
 set -eu
 T=$(cd "$(dirname "$0")" && pwd)
 PERF7=${PERF7:-$T/../../shared/tools/perf7}
@@ -41,4 +42,22 @@ for c in "$@"; do
 	done
 	[ ! -f dump.sha256.new ] || mv dump.sha256.new dump.sha256
 done
+# fp with filters, which perf applies after the dump and the thread and
+# DSO lines: the sums only, in fp/dump-filters.sha256 ("SUM  DIALECT VERB
+# FLAG VALUE").
+if [ -d "$T/fp" ]; then
+	cd "$T/fp"
+	G="--symfs symfs --kallsyms ../kallsyms"
+	: > dump-filters.sha256.new
+	for f in "--pid 1" "--tid 15809" "--comms foo" "--dsos foo" "-C 1" "--symbols walk_a" "--time 603.8,603.9"; do
+		for tool in p73 p61; do
+			d=7.3; [ $tool = p73 ] || d=6.1
+			for verb in script report; do
+				sum=$($tool $verb -D -i perf.data $G $f 2>/dev/null | sha256sum | cut -d' ' -f1)
+				echo "$sum  $d $verb $f" >> dump-filters.sha256.new
+			done
+		done
+	done
+	mv dump-filters.sha256.new dump-filters.sha256
+fi
 rm -rf "$H"
