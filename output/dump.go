@@ -278,6 +278,33 @@ func (d *Dump) appendBody(b []byte, r decode.Record, raw []byte) []byte {
 			b = append(b, sb.String()...)
 		}
 		return b
+	case *decode.Throttle:
+		if rr.Unthrottle {
+			b = append(b, "PERF_RECORD_UNTHROTTLE"...)
+		} else {
+			b = append(b, "PERF_RECORD_THROTTLE"...)
+		}
+		return d.unhandledInline(b)
+	case *decode.Ksymbol:
+		b = append(b, "PERF_RECORD_KSYMBOL addr "...)
+		b = strconv.AppendUint(b, rr.Addr, 16)
+		b = append(b, " len "...)
+		b = strconv.AppendUint(b, uint64(rr.Len), 10)
+		b = append(b, " type "...)
+		b = strconv.AppendUint(b, uint64(rr.KsymType), 10)
+		b = append(b, " flags 0x"...)
+		b = strconv.AppendUint(b, uint64(rr.KsymFlags), 16)
+		b = append(b, " name "...)
+		b = append(b, rr.Name...)
+		return append(b, '\n')
+	case *decode.BPFEvent:
+		b = append(b, "PERF_RECORD_BPF_EVENT type "...)
+		b = strconv.AppendUint(b, uint64(rr.EventType), 10)
+		b = append(b, ", flags "...)
+		b = strconv.AppendUint(b, uint64(rr.Flags), 10)
+		b = append(b, ", id "...)
+		b = strconv.AppendUint(b, uint64(rr.ProgID), 10)
+		return append(b, '\n')
 	case *decode.FinishedRound:
 		return append(b, "PERF_RECORD_FINISHED_ROUND\n"...)
 	case *decode.FinishedInit:
@@ -343,7 +370,11 @@ func (d *Dump) appendBody(b []byte, r decode.Record, raw []byte) []byte {
 	case *decode.TimeConv:
 		b = append(b, "PERF_RECORD_TIME_CONV\n"...)
 		b = appendTimeConvLine(b, "Time Shift      ", rr.TimeShift)
-		b = appendTimeConvLine(b, "Time Multiplier ", rr.TimeMult)
+		mult := "Time Muliplier  "
+		if d.opts.Compat.DumpTimeMultiplier {
+			mult = "Time Multiplier "
+		}
+		b = appendTimeConvLine(b, mult, rr.TimeMult)
 		b = appendTimeConvLine(b, "Time Zero       ", rr.TimeZero)
 		if c.Size >= 56 { // the layout with cycles and mask
 			b = appendTimeConvLine(b, "Time Cycles     ", rr.TimeCycles)
@@ -365,6 +396,15 @@ func (d *Dump) unhandledInReport(b []byte) []byte {
 		b = append(b, ": unhandled!\n"...)
 	}
 	return b
+}
+
+// unhandledInline ends the line of a record perf report has no handler
+// for with ": unhandled!", else with nothing.
+func (d *Dump) unhandledInline(b []byte) []byte {
+	if d.opts.Report {
+		b = append(b, ": unhandled!"...)
+	}
+	return append(b, '\n')
 }
 
 func appendTimeConvLine(b []byte, label string, v uint64) []byte {
@@ -482,6 +522,9 @@ func (t *Text) Write(p []byte) (int, error) { return t.w.Write(p) }
 // offset of the stack copy is found.
 func appendSampleTail(b []byte, s *decode.Sample, n int) []byte {
 	f := s.Format
+	if f&decode.SampleBranchStack != 0 && (s.Attr == nil || s.Attr.BranchSampleType&branchCallStack == 0) {
+		b = appendBranchStack(b, s.Branches)
+	}
 	if f&decode.SampleRegsUser != 0 && s.RegsUserABI != 0 && s.Attr != nil {
 		b = appendRegs(b, "user", s.Attr.SampleRegsUser, s.RegsUserABI, s.RegsUser)
 	}
@@ -601,6 +644,63 @@ func appendRegs(b []byte, kind string, mask, abi uint64, regs []uint64) []byte {
 		b = appendHexPad0(b, regs[i])
 		b = append(b, '\n')
 		i++
+	}
+	return b
+}
+
+// branchCallStack is PERF_SAMPLE_BRANCH_CALL_STACK: such a branch stack
+// is a call stack, which perf prints in another layout (not reproduced).
+const branchCallStack = 1 << 11
+
+// branchTypeNames are perf's branch_type_name, by PERF_BR_* value.
+var branchTypeNames = [...]string{"", "COND", "UNCOND", "IND", "CALL", "IND_CALL", "RET", "SYSCALL",
+	"SYSRET", "COND_CALL", "COND_RET", "ERET", "IRQ", "SERROR", "NO_TX", "EXTEND_ABI"}
+
+// branchSpecNames are perf's branch_spec_desc, by PERF_BR_SPEC_* value.
+var branchSpecNames = [...]string{"N/A", "SPEC_WRONG_PATH", "NON_SPEC_CORRECT_PATH", "SPEC_CORRECT_PATH"}
+
+// appendBranchStack is perf's branch_stack__printf for a branch stack
+// that is not a call stack: each entry's addresses, cycles, flags
+// (mispredicted, predicted, abort, in transaction), reserved bits, type
+// and speculation.
+func appendBranchStack(b []byte, entries []decode.BranchEntry) []byte {
+	b = append(b, "... branch stack: nr:"...)
+	b = strconv.AppendInt(b, int64(len(entries)), 10)
+	b = append(b, '\n')
+	flag := func(b []byte, set bool, c byte) []byte {
+		if set {
+			return append(b, c)
+		}
+		return append(b, ' ')
+	}
+	for i, e := range entries {
+		fl := e.Flags
+		b = append(b, "..... "...)
+		if i < 10 {
+			b = append(b, ' ')
+		}
+		b = strconv.AppendInt(b, int64(i), 10)
+		b = append(b, ": "...)
+		b = appendHexPad0(b, e.From)
+		b = append(b, " -> "...)
+		b = appendHexPad0(b, e.To)
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, fl>>4&0xffff, 10)
+		b = append(b, " cycles "...)
+		b = flag(b, fl&1 != 0, 'M')
+		b = flag(b, fl&2 != 0, 'P')
+		b = flag(b, fl&8 != 0, 'A')
+		b = flag(b, fl&4 != 0, 'T')
+		b = append(b, ' ')
+		b = strconv.AppendUint(b, fl>>33, 16)
+		b = append(b, ' ')
+		if t := fl >> 20 & 15; t != 0 {
+			b = append(b, branchTypeNames[t]...)
+		}
+		if spec := fl >> 24 & 3; spec != 0 {
+			b = append(b, branchSpecNames[spec]...)
+		}
+		b = append(b, '\n')
 	}
 	return b
 }

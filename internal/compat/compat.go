@@ -163,6 +163,9 @@ type Dialect struct {
 	// and the section of a HEADER_FEATURE record after their names, as
 	// perf 7.3.4 does; perf 6.1 prints the names alone.
 	DumpHeaderRecords bool
+	// DumpTimeMultiplier spells the TIME_CONV line "Time Multiplier" as
+	// perf 7.3.4 does; perf 6.1 prints "Time Muliplier " (sic).
+	DumpTimeMultiplier bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -183,7 +186,7 @@ var Perf73 = Dialect{
 	// header
 	HeaderFeatures: 35, HeaderAttrNames: true,
 	// raw dump
-	DumpContextNames: true, DumpHeaderRecords: true,
+	DumpContextNames: true, DumpHeaderRecords: true, DumpTimeMultiplier: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
