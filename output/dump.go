@@ -222,7 +222,7 @@ func (d *Dump) appendBody(b []byte, r decode.Record, raw []byte) []byte {
 				b = append(b, "...... (deferred)\n"...)
 			}
 		}
-		return appendSampleTail(b, rr, len(raw))
+		return d.opts.appendSampleTail(b, rr, len(raw))
 	case *decode.CallchainDeferred:
 		b = append(b, "PERF_RECORD_CALLCHAIN_DEFERRED(IP, 0x"...)
 		b = strconv.AppendUint(b, uint64(c.Misc), 16)
@@ -284,7 +284,12 @@ func (d *Dump) appendBody(b []byte, r decode.Record, raw []byte) []byte {
 		} else {
 			b = append(b, "PERF_RECORD_THROTTLE"...)
 		}
-		return d.unhandledInline(b)
+		if d.opts.Report {
+			b = append(b, ": unhandled!\n"...)
+		}
+		return b // perf script's handler prints nothing, not even a newline
+	case *decode.HeaderEventType:
+		return append(b, "PERF_RECORD_EVENT_TYPE"...) // no newline
 	case *decode.Ksymbol:
 		b = append(b, "PERF_RECORD_KSYMBOL addr "...)
 		b = strconv.AppendUint(b, rr.Addr, 16)
@@ -378,7 +383,9 @@ func (d *Dump) appendBody(b []byte, r decode.Record, raw []byte) []byte {
 		b = appendTimeConvLine(b, "Time Zero       ", rr.TimeZero)
 		if c.Size >= 56 { // the layout with cycles and mask
 			b = appendTimeConvLine(b, "Time Cycles     ", rr.TimeCycles)
-			b = appendTimeConvLine(b, "Time Mask       ", rr.TimeMask)
+			b = append(b, "... Time Mask       "...)
+			b = appendAltHex(b, rr.TimeMask)
+			b = append(b, '\n')
 			b = appendTimeConvLine(b, "Cap Time Zero   ", boolU64(rr.CapUserTimeZero))
 			b = appendTimeConvLine(b, "Cap Time Short  ", boolU64(rr.CapUserTimeShort))
 		}
@@ -396,15 +403,6 @@ func (d *Dump) unhandledInReport(b []byte) []byte {
 		b = append(b, ": unhandled!\n"...)
 	}
 	return b
-}
-
-// unhandledInline ends the line of a record perf report has no handler
-// for with ": unhandled!", else with nothing.
-func (d *Dump) unhandledInline(b []byte) []byte {
-	if d.opts.Report {
-		b = append(b, ": unhandled!"...)
-	}
-	return append(b, '\n')
 }
 
 func appendTimeConvLine(b []byte, label string, v uint64) []byte {
@@ -520,10 +518,10 @@ func (t *Text) Write(p []byte) (int, error) { return t.w.Write(p) }
 // callchain: registers, the user stack copy, weight, data source,
 // physical address, transaction. n is the record's size, from which the
 // offset of the stack copy is found.
-func appendSampleTail(b []byte, s *decode.Sample, n int) []byte {
+func (d *DumpOptions) appendSampleTail(b []byte, s *decode.Sample, n int) []byte {
 	f := s.Format
 	if f&decode.SampleBranchStack != 0 && (s.Attr == nil || s.Attr.BranchSampleType&branchCallStack == 0) {
-		b = appendBranchStack(b, s.Branches)
+		b = appendBranchStack(b, s.Branches, d.Compat.DumpBranchSpec)
 	}
 	if f&decode.SampleRegsUser != 0 && s.RegsUserABI != 0 && s.Attr != nil {
 		b = appendRegs(b, "user", s.Attr.SampleRegsUser, s.RegsUserABI, s.RegsUser)
@@ -662,8 +660,8 @@ var branchSpecNames = [...]string{"N/A", "SPEC_WRONG_PATH", "NON_SPEC_CORRECT_PA
 // appendBranchStack is perf's branch_stack__printf for a branch stack
 // that is not a call stack: each entry's addresses, cycles, flags
 // (mispredicted, predicted, abort, in transaction), reserved bits, type
-// and speculation.
-func appendBranchStack(b []byte, entries []decode.BranchEntry) []byte {
+// and (specs, perf 7.3.4) speculation.
+func appendBranchStack(b []byte, entries []decode.BranchEntry, specs bool) []byte {
 	b = append(b, "... branch stack: nr:"...)
 	b = strconv.AppendInt(b, int64(len(entries)), 10)
 	b = append(b, '\n')
@@ -697,8 +695,11 @@ func appendBranchStack(b []byte, entries []decode.BranchEntry) []byte {
 		if t := fl >> 20 & 15; t != 0 {
 			b = append(b, branchTypeNames[t]...)
 		}
-		if spec := fl >> 24 & 3; spec != 0 {
-			b = append(b, branchSpecNames[spec]...)
+		if specs {
+			b = append(b, ' ')
+			if spec := fl >> 24 & 3; spec != 0 {
+				b = append(b, branchSpecNames[spec]...)
+			}
 		}
 		b = append(b, '\n')
 	}

@@ -166,6 +166,10 @@ type Dialect struct {
 	// DumpTimeMultiplier spells the TIME_CONV line "Time Multiplier" as
 	// perf 7.3.4 does; perf 6.1 prints "Time Muliplier " (sic).
 	DumpTimeMultiplier bool
+	// DumpBranchSpec adds a branch entry's speculation outcome
+	// ("NON_SPEC_CORRECT_PATH") after its type, space-separated, as perf
+	// 7.3.4's branch_stack__printf does; perf 6.1 does not print it.
+	DumpBranchSpec bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -187,6 +191,7 @@ var Perf73 = Dialect{
 	HeaderFeatures: 35, HeaderAttrNames: true,
 	// raw dump
 	DumpContextNames: true, DumpHeaderRecords: true, DumpTimeMultiplier: true,
+	DumpBranchSpec: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
