@@ -43,6 +43,8 @@ type Dump struct {
 	opts  DumpOptions
 	buf   []byte
 	err   error
+
+	pipeAttrs int // HEADER_ATTR records dumped so far
 }
 
 // NewDump returns a Dump writing to w; attrs returns the recording's
@@ -96,6 +98,9 @@ func (d *Dump) Record(r decode.Record, raw []byte) {
 	b = appendAltHex(b, uint64(len(raw)))
 	b = append(b, "]: "...)
 	b = d.appendBody(b, r, raw)
+	if typ == decode.RecordTypeHeaderAttr {
+		d.pipeAttrs++
+	}
 	d.write(b)
 }
 
@@ -154,14 +159,10 @@ func appendRawHex(b, raw []byte) []byte {
 // sample_id trailer. perf-tool records (types 64 and up) print zeros.
 func (d *Dump) appendTstamp(b []byte, r decode.Record) []byte {
 	attrs := d.attrs()
-	if ha, ok := r.(*decode.HeaderAttr); ok {
-		// perf prints an attr record before it adds its event.
-		for i, a := range attrs {
-			if a == ha.Attr {
-				attrs = attrs[:i]
-				break
-			}
-		}
+	if d.opts.Pipe {
+		// Only the events whose HEADER_ATTR records came before; perf
+		// prints an attr record before it adds its event.
+		attrs = attrs[:min(d.pipeAttrs, len(attrs))]
 	}
 	var combined decode.SampleFormat
 	for _, a := range attrs {
