@@ -39,7 +39,6 @@ type DumpOptions struct {
 type Dump struct {
 	w     io.Writer
 	attrs func() []*decode.EventAttr
-	meta  func() *decode.Meta
 	opts  DumpOptions
 	buf   []byte
 	err   error
@@ -56,7 +55,7 @@ func NewDump(w io.Writer, attrs func() []*decode.EventAttr, opts DumpOptions) *D
 	if opts.Pipe {
 		opts.Path = "pipe"
 	}
-	return &Dump{w: w, attrs: attrs, meta: opts.Meta, opts: opts, buf: make([]byte, 0, 4096)}
+	return &Dump{w: w, attrs: attrs, opts: opts, buf: make([]byte, 0, 4096)}
 }
 
 // Err returns the first write error.
@@ -223,7 +222,7 @@ func (d *Dump) appendBody(b []byte, r decode.Record, raw []byte) []byte {
 				b = append(b, "...... (deferred)\n"...)
 			}
 		}
-		return d.opts.appendSampleTail(b, rr, len(raw))
+		return d.appendSampleTail(b, rr, len(raw))
 	case *decode.CallchainDeferred:
 		b = append(b, "PERF_RECORD_CALLCHAIN_DEFERRED(IP, 0x"...)
 		b = strconv.AppendUint(b, uint64(c.Misc), 16)
@@ -272,9 +271,9 @@ func (d *Dump) appendBody(b []byte, r decode.Record, raw []byte) []byte {
 		// adds the section as its header printer has it, except for the
 		// end marker (feature 32, perf 6.1's HEADER_LAST_FEATURE).
 		b = append(b, "PERF_RECORD_FEATURE"...)
-		if d.opts.Compat.DumpHeaderRecords && rr.Feature < 32 && d.meta != nil {
+		if d.opts.Compat.DumpHeaderRecords && rr.Feature < 32 && d.opts.Meta != nil {
 			var sb strings.Builder
-			writeFeature(&sb, d.meta(), rr.Feature, d.opts.Compat)
+			writeFeature(&sb, d.opts.Meta(), rr.Feature, d.opts.Compat)
 			b = append(b, ", "...)
 			b = append(b, sb.String()...)
 		}
@@ -519,10 +518,10 @@ func (t *Text) Write(p []byte) (int, error) { return t.w.Write(p) }
 // callchain: registers, the user stack copy, weight, data source,
 // physical address, transaction. n is the record's size, from which the
 // offset of the stack copy is found.
-func (d *DumpOptions) appendSampleTail(b []byte, s *decode.Sample, n int) []byte {
+func (d *Dump) appendSampleTail(b []byte, s *decode.Sample, n int) []byte {
 	f := s.Format
 	if f&decode.SampleBranchStack != 0 && (s.Attr == nil || s.Attr.BranchSampleType&branchCallStack == 0) {
-		b = appendBranchStack(b, s.Branches, d.Compat.DumpBranchSpec)
+		b = appendBranchStack(b, s.Branches, d.opts.Compat.DumpBranchSpec)
 	}
 	if f&decode.SampleRegsUser != 0 && s.RegsUserABI != 0 && s.Attr != nil {
 		b = appendRegs(b, "user", s.Attr.SampleRegsUser, s.RegsUserABI, s.RegsUser)
