@@ -47,6 +47,9 @@ type CommonOptions struct {
 	// CALLCHAIN_DEFERRED records apart (perf 6.19 --no-merge-callchains).
 	NoMergeCallchains bool
 
+	// DumpRawTrace prints perf's raw dump (-D, cmd/dump.go).
+	DumpRawTrace bool
+
 	// Compat is the perf release whose output is reproduced (--compat);
 	// the zero value means compat.Default.
 	Compat compat.Dialect

@@ -168,6 +168,7 @@ graphs as data.`,
 		},
 	}
 	addCommonFlags(cmd, &opts.Common)
+	addDumpFlag(cmd, &opts.Common, "print every record as perf report -D does (offset, size, hex dump, decoded fields), then the record counts of --stats")
 	fs := cmd.Flags()
 	fs.Var(&opts.Format, "format", "output format: table, perf or json")
 	fs.Lookup("format").DefValue = "table on a terminal, perf otherwise"
@@ -267,6 +268,9 @@ func parseCallGraph(s string, opts *ReportOptions) error {
 
 // reportRun runs the session into a report and prints it.
 func reportRun(ctx context.Context, opts *ReportOptions) error {
+	if opts.Common.DumpRawTrace {
+		return reportDumpRun(ctx, opts)
+	}
 	p, err := openSession(ctx, &opts.Common, session.Options{
 		Show:        []decode.RecordType{decode.RecordTypeMmap, decode.RecordTypeMmap2, decode.RecordTypeLostSamples},
 		CountHidden: true,

@@ -117,6 +117,7 @@ comm/pid filters (--format flamegraph-html).`,
 	fl.BoolVar(&opts.ShowKernelPath, "show-kernel-path", false, "print the kernel's path for kernel frames (the -k vmlinux; [kernel.kallsyms] with kallsyms)")
 	addUnsupportedScriptFlags(cmd)
 	addShowEventFlags(cmd, opts)
+	addDumpFlag(cmd, &opts.CommonOptions, "print every record as perf script -D does (offset, size, hex dump, decoded fields), each sample's text after its record")
 	fl.IntVar(&opts.MaxStack, "max-stack", symbolize.DefaultMaxStack, "print at most this many callchain entries")
 	fl.BoolVar(&opts.ShowTaskEvents, "show-task-events", false, "also print COMM, FORK and EXIT records")
 	fl.BoolVar(&opts.ShowMmapEvents, "show-mmap-events", false, "also print MMAP and MMAP2 records")
@@ -225,6 +226,9 @@ func (o *ScriptOptions) validate(cmd *cobra.Command) error {
 func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	if ctx == nil {
 		ctx = context.Background()
+	}
+	if opts.DumpRawTrace {
+		return scriptDumpRun(ctx, opts)
 	}
 	p, err := openSession(ctx, &opts.CommonOptions, scriptSessionOptions(opts))
 	if err != nil {

@@ -99,7 +99,7 @@ func TestScriptShowKernelPath(t *testing.T) {
 // as usage errors naming the option and why, never as "unknown flag".
 func TestScriptUnsupportedFlags(t *testing.T) {
 	for _, args := range [][]string{
-		{"--itrace"}, {"--itrace=i100us"}, {"-s", "x.py"}, {"-g", "python"}, {"-D"},
+		{"--itrace"}, {"--itrace=i100us"}, {"-s", "x.py"}, {"-g", "python"},
 		{"--xed"},
 	} {
 		f, _, errOut := testFactory()

@@ -32,7 +32,6 @@ var unsupportedScriptFlags = []unsupportedFlag{
 	{name: "dlfilter", value: true, why: "perfstitch loads no shared-object filters"},
 	{name: "dlarg", value: true, why: "perfstitch loads no shared-object filters (--dlfilter)"},
 	{name: "list-dlfilters", why: "perfstitch loads no shared-object filters"},
-	{name: "dump-raw-trace", short: "D", why: "perf's raw record dump is not reproduced; perfstitch stats and --format json show the records"},
 }
 
 // addUnsupportedScriptFlags declares the unsupported options, hidden from

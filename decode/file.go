@@ -69,7 +69,8 @@ type File struct {
 	// dataEnd is where the data section must end (-1: at EOF).
 	dataEnd int64
 	// prelude holds records NewPipe read ahead (cloned), delivered first.
-	prelude []Record
+	prelude    []Record
+	preludeRaw [][]byte // the prelude records' bytes (Records.Raw)
 	// fr is the frame reader NewPipe started; Records continues with it.
 	fr      *frameReader
 	started bool
@@ -462,6 +463,7 @@ func newPipe(r io.Reader, e endian, bufSize int) (*File, error) {
 			continue
 		}
 		f.prelude = append(f.prelude, r.Clone())
+		f.preludeRaw = append(f.preludeRaw, append([]byte(nil), rec...))
 	}
 	return f, nil
 }

@@ -29,8 +29,12 @@ type Records struct {
 	s  store
 	z  *zstream
 
-	// prelude records (pipe mode) still to deliver.
-	prelude []Record
+	// prelude records (pipe mode) still to deliver, and their bytes.
+	prelude    []Record
+	preludeRaw [][]byte
+
+	// raw is the bytes of the current record (Raw).
+	raw []byte
 
 	// Time ordering (perf's ordered-events). Queued records are kept as
 	// their bytes, copied into the arena, and parsed when delivered (as
@@ -83,8 +87,8 @@ func (f *File) Records(order Order) *Records {
 		rs.fr = newFrameReader(f.data, f.dec.e, f.base, size)
 		rs.fr.want = f.dataEnd
 	}
-	rs.prelude = f.prelude
-	f.prelude = nil
+	rs.prelude, rs.preludeRaw = f.prelude, f.preludeRaw
+	f.prelude, f.preludeRaw = nil, nil
 	return rs
 }
 
@@ -106,6 +110,12 @@ func (rs *Records) All() iter.Seq2[Record, error] {
 
 // Record returns the current record.
 func (rs *Records) Record() Record { return rs.rec }
+
+// Raw returns the bytes of the current record as it is in the file (or
+// in its COMPRESSED container's decompressed stream), header included, in
+// the file's byte order. They are owned by the iterator and valid until
+// the next call to Next.
+func (rs *Records) Raw() []byte { return rs.raw }
 
 // Err returns the error that ended the iteration, if any. Records before
 // the damage have been delivered.
@@ -193,6 +203,9 @@ func (rs *Records) Next() bool {
 	if len(rs.prelude) > 0 {
 		r := rs.prelude[0]
 		rs.prelude = rs.prelude[1:]
+		if len(rs.preludeRaw) > 0 {
+			rs.raw, rs.preludeRaw = rs.preludeRaw[0], rs.preludeRaw[1:]
+		}
 		if pe, ok := r.(*prelErr); ok {
 			rs.prelude = nil
 			rs.rec = nil
@@ -247,7 +260,7 @@ func (rs *Records) nextTimed() bool {
 			}
 			// The record may point into its bytes until the next call.
 			rs.delivered = it.ch
-			rs.rec = r
+			rs.rec, rs.raw = r, rec
 			return true
 		}
 		rs.ready, rs.readyHead = rs.ready[:0], 0
@@ -383,6 +396,7 @@ func (rs *Records) nextRaw() (Record, error) {
 			rs.queued = true
 			return nil, nil
 		}
+		rs.raw = rec
 		return r, nil
 	}
 }
@@ -396,7 +410,7 @@ func (rs *Records) nextDecompressed() (r Record, ok bool) {
 		if len(rs.z.pendingOuter) > 0 {
 			r := rs.z.pendingOuter[0]
 			rs.z.pendingOuter = rs.z.pendingOuter[1:]
-			rs.timed = false
+			rs.timed, rs.raw = false, nil
 			return r, true
 		}
 		rec, off, inner, ok := rs.z.nextInner(rs.d)
@@ -424,6 +438,7 @@ func (rs *Records) nextDecompressed() (r Record, ok bool) {
 			rs.queued = true
 			return nil, true
 		}
+		rs.raw = rec
 		return r, true
 	}
 }

@@ -288,7 +288,13 @@ func writeEventDesc(b *strings.Builder, e *decode.EventDesc, d compat.Dialect) {
 		}
 		b.WriteString(" }")
 	}
-	a := &e.Attr
+	writeAttrFields(b, &e.Attr, d)
+	b.WriteByte('\n')
+}
+
+// writeAttrFields prints an attr's fields as perf_event_attr__fprintf
+// does, each as ", name = value".
+func writeAttrFields(b *strings.Builder, a *decode.EventAttr, d compat.Dialect) {
 	kv := func(k, v string) { fmt.Fprintf(b, ", %s = %s", k, v) }
 	u := func(k string, v uint64) {
 		if v != 0 {
@@ -350,7 +356,6 @@ func writeEventDesc(b *strings.Builder, e *decode.EventDesc, d compat.Dialect) {
 	u("sample_max_stack", uint64(a.SampleMaxStack))
 	u("aux_sample_size", uint64(a.AuxSampleSize))
 	u("sig_data", a.SigData)
-	b.WriteByte('\n')
 }
 
 // cHex formats v as C's "%#" PRIx64 does: "0" for 0, else "0x…".

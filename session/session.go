@@ -71,6 +71,15 @@ type Options struct {
 	// CPUs, Time and Event filters drop samples outright, as in perf.
 	CountHidden bool
 
+	// Raw, if set, is called with every record the decoder delivers, in
+	// the order perf delivers them (time order; perf-tool records where
+	// they are read), with its bytes as in the file (decode.Records.Raw),
+	// before the items made from it are yielded: perf's -D dump. The
+	// session then decodes and stitches on the caller's goroutine, and
+	// yields in perf's order (Ordering AsPerf), so that the calls and
+	// Next's items interleave as perf prints them.
+	Raw func(r decode.Record, raw []byte)
+
 	// Progress, if set, is called on the caller's goroutine every few
 	// thousand items with the input offset reached (see [Session.Size]).
 	Progress func(offset int64)
@@ -146,7 +155,11 @@ func (s *Session) setup() error {
 		return err
 	}
 	s.sym = sym
-	s.prod = newProducer(s.ctx, f) // before Records: it hooks the decoder
+	if s.opts.Raw != nil {
+		s.opts.Ordering = AsPerf
+	} else {
+		s.prod = newProducer(s.ctx, f) // before Records: it hooks the decoder
+	}
 	f.Limits = s.opts.Decode
 	order := decode.TimeOrder
 	if s.opts.FileOrder {
@@ -158,6 +171,10 @@ func (s *Session) setup() error {
 	stOpts.Order = stitch.ArrivalOrder
 	if s.opts.Ordering == AsPerf {
 		stOpts.Order = stitch.PerfOrder
+	}
+	if s.opts.Raw != nil {
+		s.st = stitch.New(&rawTap{rs: s.recs, fn: s.opts.Raw}, stOpts)
+		return nil
 	}
 	s.st = stitch.New(s.recs, stOpts)
 	s.prod.start(s.st)
@@ -342,6 +359,13 @@ func (s *Session) Close() error {
 // next returns the next stitched item from the producer; at the end it
 // sets s.err.
 func (s *Session) next() (stitch.Event, bool) {
+	if s.prod == nil { // Options.Raw: on this goroutine
+		if s.st.Next() {
+			return s.st.Event(), true
+		}
+		s.err = s.st.Err()
+		return stitch.Event{}, false
+	}
 	e, ok, err := s.prod.next()
 	if !ok {
 		s.err = err

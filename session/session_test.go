@@ -10,6 +10,7 @@ import (
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/internal/testfixture"
+	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
 )
 
@@ -180,5 +181,55 @@ func TestOpenError(t *testing.T) {
 	opts.Filter.Event = "cycles"
 	if _, err := Open(context.Background(), opts); err == nil {
 		t.Error("event cycles, absent from the file: no error")
+	}
+}
+
+// TestSessionRaw: with Options.Raw, every record comes to the callback in
+// perf's delivery order, each sample just after its own record (a merged
+// deferred sample after its CALLCHAIN_DEFERRED record, perf's order),
+// and the callback sees as many records as the decoder counts.
+func TestSessionRaw(t *testing.T) {
+	for _, c := range []string{"fp", "demo"} {
+		t.Run(c, func(t *testing.T) {
+			dir := testfixture.Testdata(t, c)
+			var seen []decode.RecordType
+			var last decode.Record
+			opts := Options{Input: filepath.Join(dir, "perf.data"), Raw: func(r decode.Record, raw []byte) {
+				if len(raw) != int(r.Common().Size) {
+					t.Errorf("%v at %#x: %d raw bytes, size %d", r.Type(), r.Common().Offset, len(raw), r.Common().Size)
+				}
+				seen, last = append(seen, r.Type()), r
+			}}
+			s, err := Open(context.Background(), opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer s.Close()
+			samples := 0
+			for s.Next() {
+				ev := s.Event()
+				if ev == nil {
+					continue
+				}
+				samples++
+				// A sample that did not wait comes right after its record;
+				// one that waited for its user half comes later, when perf
+				// delivers it (at a record of its thread, or at the end).
+				if l := last.Common(); ev.State == stitch.NotDeferred && l.Offset != ev.Offset ||
+					ev.State != stitch.NotDeferred && l.Offset < ev.Offset {
+					t.Fatalf("%v sample at %#x yielded after the %v record at %#x", ev.State, ev.Offset, last.Type(), l.Offset)
+				}
+			}
+			if err := s.Err(); err != nil {
+				t.Fatal(err)
+			}
+			var total uint64
+			for _, n := range s.DecodeStats().Counts {
+				total += n
+			}
+			if uint64(len(seen)) != total || samples != 120 && samples != 200 {
+				t.Errorf("%d records seen of %d, %d samples", len(seen), total, samples)
+			}
+		})
 	}
 }

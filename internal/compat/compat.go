@@ -157,6 +157,26 @@ type Dialect struct {
 	// perf 7.3.4 says nothing there: it falls back to the running
 	// kernel's /proc/kallsyms.
 	NoKallsymsWarning bool
+
+	// The raw dump (-D).
+
+	// DumpContextNames names the PERF_CONTEXT_* markers of a dumped
+	// callchain ("fffffffffffffe00 (PERF_CONTEXT_USER)") and marks a
+	// sample whose user callchain is deferred ("...... (deferred)"), as
+	// perf 7.3.4's callchain__printf does; perf 6.1 prints the bare
+	// entries.
+	DumpContextNames bool
+	// DumpHeaderRecords prints the attr of a pipe-mode HEADER_ATTR record
+	// and the section of a HEADER_FEATURE record after their names, as
+	// perf 7.3.4 does; perf 6.1 prints the names alone.
+	DumpHeaderRecords bool
+	// DumpTimeMultiplier spells the TIME_CONV line "Time Multiplier" as
+	// perf 7.3.4 does; perf 6.1 prints "Time Muliplier " (sic).
+	DumpTimeMultiplier bool
+	// DumpBranchSpec adds a branch entry's speculation outcome
+	// ("NON_SPEC_CORRECT_PATH") after its type, space-separated, as perf
+	// 7.3.4's branch_stack__printf does; perf 6.1 does not print it.
+	DumpBranchSpec bool
 }
 
 // Perf73 is what perf 6.19 … 7.3 print (checked against perf 7.3.4): the
@@ -176,6 +196,9 @@ var Perf73 = Dialect{
 	ScriptForgetsExitedThreads: true,
 	// header
 	HeaderFeatures: 35, HeaderAttrNames: true, DataSrcLevelNum: true,
+	// raw dump
+	DumpContextNames: true, DumpHeaderRecords: true, DumpTimeMultiplier: true,
+	DumpBranchSpec: true,
 }
 
 // Perf61 is what perf 6.1 prints (checked against Debian's perf 6.1).
