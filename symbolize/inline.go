@@ -111,7 +111,74 @@ func dwarfData(f *elfsafe.File) (d *dwarf.Data, err error) {
 			d, err = nil, errCFI
 		}
 	}()
-	return f.DWARF()
+	if needsRelocation(f) {
+		return f.DWARF()
+	}
+	dat := map[string][]byte{}
+	for _, s := range f.Sections {
+		suffix := dwarfSuffix(s.Name)
+		if !inlineSections[suffix] || s.Type == elf.SHT_NOBITS {
+			continue
+		}
+		b, err := f.Data(s)
+		if err != nil && uint64(len(b)) < s.Size {
+			return nil, err
+		}
+		dat[suffix] = b
+	}
+	d, err = dwarf.New(dat["abbrev"], nil, nil, dat["info"], dat["line"], nil, dat["ranges"], dat["str"])
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range []string{"addr", "line_str", "str_offsets", "rnglists"} {
+		if b, ok := dat[name]; ok {
+			if err := d.AddSection(".debug_"+name, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return d, nil
+}
+
+// inlineSections are the DWARF sections (by the name after ".debug_") that
+// the inline and source line lookups read: debug/elf's DWARF also
+// decompresses the location lists, frame tables and the rest, which were
+// most of the time and the retained memory of loading a library's DWARF.
+// .debug_types is not among them: a file with it goes through debug/elf.
+var inlineSections = map[string]bool{
+	"abbrev": true, "info": true, "str": true, "line": true, "ranges": true,
+	"addr": true, "line_str": true, "str_offsets": true, "rnglists": true,
+}
+
+// dwarfSuffix returns the name of a DWARF section after ".debug_" or
+// ".zdebug_", or "" for any other section.
+func dwarfSuffix(name string) string {
+	if s, ok := strings.CutPrefix(name, ".debug_"); ok {
+		return s
+	}
+	if s, ok := strings.CutPrefix(name, ".zdebug_"); ok {
+		return s
+	}
+	return ""
+}
+
+// needsRelocation reports whether reading f's DWARF takes debug/elf's own
+// path: an ET_EXEC file never has its DWARF relocated, any other may have
+// relocation sections that apply to it (an object file), and a file with
+// .debug_types needs debug/elf's AddTypes.
+func needsRelocation(f *elfsafe.File) bool {
+	for _, s := range f.Sections {
+		if dwarfSuffix(s.Name) == "types" {
+			return true
+		}
+		if f.Type == elf.ET_EXEC || (s.Type != elf.SHT_REL && s.Type != elf.SHT_RELA) {
+			continue
+		}
+		if int(s.Info) < len(f.Sections) && dwarfSuffix(f.Sections[s.Info].Name) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // names returns the function names addr2line -i -f prints for pc,
