@@ -17,15 +17,19 @@ type frameCache struct {
 }
 
 // frameEntry is one cached resolution: the frame, and the DSO and outcome
-// it is counted against in the diagnostics.
+// it is counted against in the diagnostics, and the names of the inline
+// frames perf 7 expands it to (rowsRead: looked up; see
+// [Symbolizer.inlineRows]).
 type frameEntry struct {
-	gen  uint64 // frameCache.gen when filled; 0 never matches
-	addr uint64
-	pid  int32
-	mode decode.CPUMode
-	ok   bool
-	d    *dso
-	f    Frame
+	gen      uint64 // frameCache.gen when filled; 0 never matches
+	addr     uint64
+	pid      int32
+	mode     decode.CPUMode
+	ok       bool
+	rowsRead bool
+	d        *dso
+	rows     []string
+	f        Frame
 }
 
 func newFrameCache() *frameCache { return &frameCache{gen: 1} }
@@ -37,6 +41,20 @@ func (c *frameCache) invalidate() { c.gen++ }
 func (c *frameCache) slot(addr uint64, mode decode.CPUMode, pid int32) *frameEntry {
 	h := (addr ^ uint64(uint32(pid))<<40 ^ uint64(mode)<<60) * 0x9e3779b97f4a7c15
 	return &c.entries[h>>(64-frameCacheBits)]
+}
+
+// lookup returns the valid entry for (addr, mode, pid), or nil.
+func (c *frameCache) lookup(addr uint64, mode decode.CPUMode, pid int32) *frameEntry {
+	if mode == decode.CPUModeKernel {
+		pid = 0
+	} else if mode != decode.CPUModeUser {
+		return nil
+	}
+	e := c.slot(addr, mode, pid)
+	if e.gen == c.gen && e.addr == addr && e.pid == pid && e.mode == mode {
+		return e
+	}
+	return nil
 }
 
 // resolveAddr fills f for address addr seen in cpumode mode by a thread
@@ -61,4 +79,31 @@ func (s *Symbolizer) resolveAddr(f *Frame, addr uint64, mode decode.CPUMode, pid
 	// invalidates; the entry is filled after, so it stays valid.
 	*e = frameEntry{gen: s.fc.gen, addr: addr, pid: pid, mode: mode, ok: ok, d: d, f: *f}
 	return d
+}
+
+// appendInlined appends the frame of callchain address addr to frames,
+// expanded to its inline frames as perf 6.19+ expands every callchain
+// entry (append_inlines), and returns frames. The inline names are kept
+// in the frame cache with the frame, so that an address seen again costs
+// one cache lookup.
+func (s *Symbolizer) appendInlined(frames []Frame, addr uint64, mode decode.CPUMode, pid int32, period uint64) []Frame {
+	n := len(frames)
+	frames = append(frames, Frame{})
+	var rows []string
+	if e := s.fc.lookup(addr, mode, pid); e != nil && e.rowsRead {
+		frames[n] = e.f
+		s.count(e.d, e.ok, period)
+		rows = e.rows
+	} else {
+		d := s.resolveAddr(&frames[n], addr, mode, pid, period)
+		rows = s.inlineRows(d, &frames[n])
+		if e := s.fc.lookup(addr, mode, pid); e != nil {
+			e.rows, e.rowsRead = rows, true
+		}
+	}
+	if len(rows) == 0 {
+		return frames
+	}
+	f := frames[n]
+	return appendRows(frames[:n], &f, rows)
 }

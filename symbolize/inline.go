@@ -28,9 +28,13 @@ type inlineInfo struct {
 	d     *dwarf.Data
 	syms  []elfFunc // the file's .symtab, in file order
 	cache map[uint64][]string
-	units map[dwarf.Offset][]dwarfFunc // functions by compilation unit
-	loads []elf.ProgHeader             // PT_LOAD segments with file contents
-	cus   *cuIndex                     // units by pc, read on the first lookup
+	// printed holds the names of the inline frames perf prints for a
+	// frame, demangled, by the frame's file offset (see
+	// [Symbolizer.inlineNames]).
+	printed map[uint64][]string
+	units   map[dwarf.Offset][]dwarfFunc // functions by compilation unit
+	loads   []elf.ProgHeader             // PT_LOAD segments with file contents
+	cus     *cuIndex                     // units by pc, read on the first lookup
 }
 
 // vaddr converts a file offset (a frame's MapAddr) to the virtual address
@@ -82,7 +86,7 @@ func loadInline(p string) *inlineInfo {
 	if err != nil || d == nil {
 		return nil
 	}
-	in := &inlineInfo{d: d, cache: map[uint64][]string{}}
+	in := &inlineInfo{d: d, cache: map[uint64][]string{}, printed: map[uint64][]string{}}
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_LOAD && p.Filesz > 0 {
 			in.loads = append(in.loads, p.ProgHeader)
@@ -464,49 +468,66 @@ func betterFit(cur, sy *elfFunc, pc uint64) bool {
 	return sy.size < cur.size
 }
 
-// expandInlines replaces the last frame of frames, a callchain entry of
-// DSO d, by its inlined-function frames and itself, as perf 6.19+'s
-// add_callchain_ip does for every callchain (append_inlines); frames is
-// returned unchanged when there are none.
-func (s *Symbolizer) expandInlines(frames []Frame, d *dso) []Frame {
-	n := len(frames) - 1
-	f := &frames[n]
-	if d == nil || (d.inlRead && d.inl == nil) || s.opts.NoInline || f.Reason != Resolved || f.Symbol == "" || d.path == "" {
-		return frames
-	}
-	fr := *f
-	if out, ok := s.appendInlines(frames[:n], &fr, d); ok {
-		return out
-	}
-	return frames // nothing was appended: the frame is as it was
-}
-
 // appendInlines appends the frames perf's append_inlines makes of f (a
 // resolved user frame of an unwound callchain) to frames; ok is false when
 // there are none and f is to be appended as it is.
 func (s *Symbolizer) appendInlines(frames []Frame, f *Frame, d *dso) ([]Frame, bool) {
-	if s.opts.NoInline || f.Reason != Resolved || f.Symbol == "" || d == nil {
-		return frames, false
-	}
-	in := s.inlineFor(d)
-	if in == nil {
-		return frames, false
-	}
-	names := in.names(in.vaddr(f.MapAddr))
+	names := s.inlineRows(d, f)
 	if len(names) == 0 {
 		return frames, false
 	}
-	for _, n := range names {
-		if strings.HasPrefix(n, "_Z") || strings.HasPrefix(n, "_R") {
-			n = s.dem.demangle(n)
+	return appendRows(frames, f, names), true
+}
+
+// inlineRows returns the names of the frames perf's append_inlines makes
+// of the frame f of DSO d, innermost first and demangled; nil when there
+// are none and f stays as it is. The slice is shared: callers must not
+// change it.
+func (s *Symbolizer) inlineRows(d *dso, f *Frame) []string {
+	if d == nil || (d.inlRead && d.inl == nil) || s.opts.NoInline || f.Reason != Resolved || f.Symbol == "" || d.path == "" {
+		return nil
+	}
+	in := s.inlineFor(d)
+	if in == nil {
+		return nil
+	}
+	return s.inlineNames(in, f.MapAddr)
+}
+
+// inlineNames returns [inlineInfo.names] of the frame at file offset off
+// (a frame's MapAddr), demangled, once per offset: a frame seen again
+// costs one map lookup and no demangling.
+func (s *Symbolizer) inlineNames(in *inlineInfo, off uint64) []string {
+	if v, ok := in.printed[off]; ok {
+		return v
+	}
+	names := in.names(in.vaddr(off))
+	var out []string
+	if len(names) > 0 {
+		out = make([]string, len(names))
+		for i, n := range names {
+			if strings.HasPrefix(n, "_Z") || strings.HasPrefix(n, "_R") {
+				n = s.dem.demangle(n)
+			}
+			out[i] = n
 		}
+	}
+	in.printed[off] = out
+	return out
+}
+
+// appendRows appends to frames one copy of f per name of an inline chain
+// (innermost first): a name other than f's symbol marks its copy as an
+// inlined frame of that name.
+func appendRows(frames []Frame, f *Frame, names []string) []Frame {
+	for _, n := range names {
 		g := *f
 		if n != f.Symbol {
 			g.Symbol, g.Inlined = n, true
 		}
 		frames = append(frames, g)
 	}
-	return frames, true
+	return frames
 }
 
 // symbolNameAt is binutils' choice for the innermost function of pc when

@@ -641,11 +641,12 @@ func (s *Symbolizer) appendChain(frames []Frame, chain []uint64, pid int32, peri
 			}
 			continue
 		}
-		frames = append(frames, Frame{})
-		d := s.resolveAddr(&frames[len(frames)-1], ip, mode, pid, period)
-		if inlineAll && d != nil && (!d.inlRead || d.inl != nil) {
-			frames = s.expandInlines(frames, d)
+		if inlineAll {
+			frames = s.appendInlined(frames, ip, mode, pid, period)
+			continue
 		}
+		frames = append(frames, Frame{})
+		s.resolveAddr(&frames[len(frames)-1], ip, mode, pid, period)
 	}
 	return frames, true
 }
