@@ -277,8 +277,21 @@ func (s *Symbolizer) Comm(pid, tid int32) string {
 // FORK of a new process copies the parent's mappings, a new thread shares
 // them; EXIT keeps the thread for samples still to come.
 func (s *Symbolizer) Observe(r decode.Record) {
-	switch r.(type) {
-	case *decode.Mmap, *decode.Fork, *decode.Ksymbol, *decode.HeaderBuildID:
+	switch r := r.(type) {
+	case *decode.Mmap:
+		if mapsKernel(r) {
+			s.fc.invalidate()
+		} else {
+			// A user mapping changes only its process's frames (a
+			// build id it carries is taken only for DSOs not loaded
+			// yet, which no cached frame shows).
+			s.fc.invalidatePID(r.PID)
+		}
+	case *decode.Fork:
+		if r.PID != r.PPID {
+			s.fc.invalidatePID(r.PID) // a new address space
+		}
+	case *decode.Ksymbol, *decode.HeaderBuildID:
 		s.fc.invalidate()
 	}
 	switch r := r.(type) {
@@ -337,9 +350,15 @@ const (
 	protExec   = 0x4
 )
 
-func (s *Symbolizer) observeMmap(r *decode.Mmap) {
+// mapsKernel reports whether r maps kernel memory (the kernel image or a
+// module) rather than a process's.
+func mapsKernel(r *decode.Mmap) bool {
 	mode := r.CPUMode()
-	if mode == decode.CPUModeKernel || mode == decode.CPUModeGuestKernel || (r.PID == -1 && mode != decode.CPUModeUser) {
+	return mode == decode.CPUModeKernel || mode == decode.CPUModeGuestKernel || (r.PID == -1 && mode != decode.CPUModeUser)
+}
+
+func (s *Symbolizer) observeMmap(r *decode.Mmap) {
+	if mapsKernel(r) {
 		s.observeKernelMmap(r)
 		return
 	}
