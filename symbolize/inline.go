@@ -3,8 +3,14 @@ package symbolize
 import (
 	"debug/dwarf"
 	"debug/elf"
+	"encoding/binary"
+	"fmt"
+	"io"
 	"iter"
+	"os"
 	"strings"
+
+	"github.com/klauspost/compress/zlib"
 
 	"github.com/perfstitch/perfstitch/internal/elfsafe"
 )
@@ -82,7 +88,12 @@ func loadInline(p string) *inlineInfo {
 	if sec := f.Section(".debug_info"); sec == nil || sec.Type == elf.SHT_NOBITS {
 		return nil
 	}
-	d, err := dwarfData(f)
+	raw, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer raw.Close()
+	d, err := dwarfData(f, raw)
 	if err != nil || d == nil {
 		return nil
 	}
@@ -108,8 +119,9 @@ func loadInline(p string) *inlineInfo {
 	return in
 }
 
-// dwarfData reads f's DWARF without letting a malformed file panic.
-func dwarfData(f *elfsafe.File) (d *dwarf.Data, err error) {
+// dwarfData reads f's DWARF without letting a malformed file panic; raw
+// reads the file's bytes (for compressed sections).
+func dwarfData(f *elfsafe.File, raw io.ReaderAt) (d *dwarf.Data, err error) {
 	defer func() {
 		if recover() != nil {
 			d, err = nil, errCFI
@@ -124,8 +136,8 @@ func dwarfData(f *elfsafe.File) (d *dwarf.Data, err error) {
 		if !inlineSections[suffix] || s.Type == elf.SHT_NOBITS {
 			continue
 		}
-		b, err := f.Data(s)
-		if err != nil && uint64(len(b)) < s.Size {
+		b, err := dwarfSection(f, raw, s)
+		if err != nil {
 			return nil, err
 		}
 		dat[suffix] = b
@@ -142,6 +154,70 @@ func dwarfData(f *elfsafe.File) (d *dwarf.Data, err error) {
 		}
 	}
 	return d, nil
+}
+
+// maxInflated bounds the decompressed size of a section dwarfSection
+// inflates itself; larger ones are left to debug/elf, which reads them in
+// chunks rather than trusting the size a header claims.
+const maxInflated = 256 << 20
+
+// dwarfSection returns the contents of the DWARF section s of f, as
+// debug/elf's DWARF reads it: decompressed when it is an SHF_COMPRESSED
+// zlib section or a .zdebug_ section with a "ZLIB" header. Inflating
+// those is most of the cost of loading a library's DWARF; this is the
+// same work with a faster inflater (klauspost/compress's) into a buffer
+// of the exact size. Any other section goes through debug/elf.
+func dwarfSection(f *elfsafe.File, raw io.ReaderAt, s *elf.Section) ([]byte, error) {
+	data := func() ([]byte, error) {
+		b, err := f.Data(s)
+		if err != nil && uint64(len(b)) < s.Size {
+			return nil, err
+		}
+		return b, nil
+	}
+	var hdr [24]byte
+	hlen := 0
+	var size uint64
+	switch {
+	case s.Flags&elf.SHF_COMPRESSED != 0 && s.Flags&elf.SHF_ALLOC == 0:
+		hlen = 24 // Elf64_Chdr
+		if f.Class == elf.ELFCLASS32 {
+			hlen = 12 // Elf32_Chdr
+		}
+		if s.FileSize < uint64(hlen) {
+			return data()
+		}
+		if _, err := raw.ReadAt(hdr[:hlen], int64(s.Offset)); err != nil {
+			return data()
+		}
+		if elf.CompressionType(f.ByteOrder.Uint32(hdr[:])) != elf.COMPRESS_ZLIB {
+			return data()
+		}
+		size = f.ByteOrder.Uint64(hdr[8:])
+		if f.Class == elf.ELFCLASS32 {
+			size = uint64(f.ByteOrder.Uint32(hdr[4:]))
+		}
+	case strings.HasPrefix(s.Name, ".zdebug_") && s.FileSize >= 12:
+		hlen = 12
+		if _, err := raw.ReadAt(hdr[:hlen], int64(s.Offset)); err != nil || string(hdr[:4]) != "ZLIB" {
+			return data()
+		}
+		size = binary.BigEndian.Uint64(hdr[4:])
+	default:
+		return data()
+	}
+	if size == 0 || size > maxInflated || s.Offset+s.FileSize < s.Offset {
+		return data()
+	}
+	zr, err := zlib.NewReader(io.NewSectionReader(raw, int64(s.Offset)+int64(hlen), int64(s.FileSize)-int64(hlen)))
+	if err != nil {
+		return nil, fmt.Errorf("section %s: %w", s.Name, err)
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(zr, b); err != nil {
+		return nil, fmt.Errorf("section %s: %w", s.Name, err)
+	}
+	return b, nil
 }
 
 // inlineSections are the DWARF sections (by the name after ".debug_") that
