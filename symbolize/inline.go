@@ -31,9 +31,11 @@ const maxOriginHops = 8
 
 // inlineInfo is the DWARF of one DSO's symbol file, for inline lookups.
 type inlineInfo struct {
-	d     *dwarf.Data
-	syms  []elfFunc // the file's .symtab, in file order
-	cache map[uint64][]string
+	d        *dwarf.Data
+	path     string    // the symbol file
+	syms     []elfFunc // the file's .symtab, in file order (see [inlineInfo.symbols])
+	symsRead bool
+	cache    map[uint64][]string
 	// printed holds the names of the inline frames perf prints for a
 	// frame, demangled, by the frame's file offset (see
 	// [Symbolizer.inlineNames]).
@@ -103,20 +105,39 @@ func loadInline(p string) *inlineInfo {
 			in.loads = append(in.loads, p.ProgHeader)
 		}
 	}
-	if syms, err := f.Symbols(); err == nil {
-		for _, sy := range syms {
-			typ := elf.ST_TYPE(sy.Info)
-			if typ != elf.STT_FUNC && typ != elf.STT_NOTYPE && typ != elf.STT_GNU_IFUNC {
-				continue
-			}
-			if sy.Section == elf.SHN_UNDEF || sy.Section >= elf.SHN_LORESERVE || sy.Name == "" {
-				continue
-			}
-			in.syms = append(in.syms, elfFunc{name: sy.Name, value: sy.Value, size: sy.Size,
-				shndx: sy.Section, isFunction: typ != elf.STT_NOTYPE})
-		}
-	}
+	in.path = p
 	return in
+}
+
+// symbols returns the file's .symtab functions, read on the first call:
+// only addresses without a DWARF function and C++ frames without a
+// linkage name need them, and a debug file's .symtab is large.
+func (in *inlineInfo) symbols() []elfFunc {
+	if in.symsRead {
+		return in.syms
+	}
+	in.symsRead = true
+	f, err := elfsafe.Open(in.path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		return nil
+	}
+	for _, sy := range syms {
+		typ := elf.ST_TYPE(sy.Info)
+		if typ != elf.STT_FUNC && typ != elf.STT_NOTYPE && typ != elf.STT_GNU_IFUNC {
+			continue
+		}
+		if sy.Section == elf.SHN_UNDEF || sy.Section >= elf.SHN_LORESERVE || sy.Name == "" {
+			continue
+		}
+		in.syms = append(in.syms, elfFunc{name: sy.Name, value: sy.Value, size: sy.Size,
+			shndx: sy.Section, isFunction: typ != elf.STT_NOTYPE})
+	}
+	return in.syms
 }
 
 // dwarfData reads f's DWARF without letting a malformed file panic; raw
@@ -511,8 +532,9 @@ func (in *inlineInfo) elfFunction(pc uint64) string {
 
 func (in *inlineInfo) elfFunctionAt(pc uint64) (uint64, string) {
 	var best *elfFunc
-	for i := range in.syms {
-		sy := &in.syms[i]
+	syms := in.symbols()
+	for i := range syms {
+		sy := &syms[i]
 		if sy.value > pc {
 			continue
 		}
@@ -623,8 +645,8 @@ func (in *inlineInfo) symbolNameAt(e *dwarf.Entry, pc uint64, name string) strin
 	if n == "" || v != rs[0][0] || n == name {
 		return name
 	}
-	for i := range in.syms {
-		if in.syms[i].value == v && in.syms[i].name == name {
+	for _, sy := range in.symbols() {
+		if sy.value == v && sy.name == name {
 			return name
 		}
 	}
