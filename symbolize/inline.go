@@ -3,8 +3,14 @@ package symbolize
 import (
 	"debug/dwarf"
 	"debug/elf"
+	"encoding/binary"
+	"fmt"
+	"io"
 	"iter"
+	"os"
 	"strings"
+
+	"github.com/klauspost/compress/zlib"
 
 	"github.com/perfstitch/perfstitch/internal/elfsafe"
 )
@@ -25,12 +31,18 @@ const maxOriginHops = 8
 
 // inlineInfo is the DWARF of one DSO's symbol file, for inline lookups.
 type inlineInfo struct {
-	d     *dwarf.Data
-	syms  []elfFunc // the file's .symtab, in file order
-	cache map[uint64][]string
-	units map[dwarf.Offset][]dwarfFunc // functions by compilation unit
-	loads []elf.ProgHeader             // PT_LOAD segments with file contents
-	cus   *cuIndex                     // units by pc, read on the first lookup
+	d        *dwarf.Data
+	path     string    // the symbol file
+	syms     []elfFunc // the file's .symtab, in file order (see [inlineInfo.symbols])
+	symsRead bool
+	cache    map[uint64][]string
+	// printed holds the names of the inline frames perf prints for a
+	// frame, demangled, by the frame's file offset (see
+	// [Symbolizer.inlineNames]).
+	printed map[uint64][]string
+	units   map[dwarf.Offset][]dwarfFunc // functions by compilation unit
+	loads   []elf.ProgHeader             // PT_LOAD segments with file contents
+	cus     *cuIndex                     // units by pc, read on the first lookup
 }
 
 // vaddr converts a file offset (a frame's MapAddr) to the virtual address
@@ -78,40 +90,196 @@ func loadInline(p string) *inlineInfo {
 	if sec := f.Section(".debug_info"); sec == nil || sec.Type == elf.SHT_NOBITS {
 		return nil
 	}
-	d, err := dwarfData(f)
+	raw, err := os.Open(p)
+	if err != nil {
+		return nil
+	}
+	defer raw.Close()
+	d, err := dwarfData(f, raw)
 	if err != nil || d == nil {
 		return nil
 	}
-	in := &inlineInfo{d: d, cache: map[uint64][]string{}}
+	in := &inlineInfo{d: d, cache: map[uint64][]string{}, printed: map[uint64][]string{}}
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_LOAD && p.Filesz > 0 {
 			in.loads = append(in.loads, p.ProgHeader)
 		}
 	}
-	if syms, err := f.Symbols(); err == nil {
-		for _, sy := range syms {
-			typ := elf.ST_TYPE(sy.Info)
-			if typ != elf.STT_FUNC && typ != elf.STT_NOTYPE && typ != elf.STT_GNU_IFUNC {
-				continue
-			}
-			if sy.Section == elf.SHN_UNDEF || sy.Section >= elf.SHN_LORESERVE || sy.Name == "" {
-				continue
-			}
-			in.syms = append(in.syms, elfFunc{name: sy.Name, value: sy.Value, size: sy.Size,
-				shndx: sy.Section, isFunction: typ != elf.STT_NOTYPE})
-		}
-	}
+	in.path = p
 	return in
 }
 
-// dwarfData reads f's DWARF without letting a malformed file panic.
-func dwarfData(f *elfsafe.File) (d *dwarf.Data, err error) {
+// symbols returns the file's .symtab functions, read on the first call:
+// only addresses without a DWARF function and C++ frames without a
+// linkage name need them, and a debug file's .symtab is large.
+func (in *inlineInfo) symbols() []elfFunc {
+	if in.symsRead {
+		return in.syms
+	}
+	in.symsRead = true
+	f, err := elfsafe.Open(in.path)
+	if err != nil {
+		return nil
+	}
+	defer f.Close()
+	syms, err := f.Symbols()
+	if err != nil {
+		return nil
+	}
+	for _, sy := range syms {
+		typ := elf.ST_TYPE(sy.Info)
+		if typ != elf.STT_FUNC && typ != elf.STT_NOTYPE && typ != elf.STT_GNU_IFUNC {
+			continue
+		}
+		if sy.Section == elf.SHN_UNDEF || sy.Section >= elf.SHN_LORESERVE || sy.Name == "" {
+			continue
+		}
+		in.syms = append(in.syms, elfFunc{name: sy.Name, value: sy.Value, size: sy.Size,
+			shndx: sy.Section, isFunction: typ != elf.STT_NOTYPE})
+	}
+	return in.syms
+}
+
+// dwarfData reads f's DWARF without letting a malformed file panic; raw
+// reads the file's bytes (for compressed sections).
+func dwarfData(f *elfsafe.File, raw io.ReaderAt) (d *dwarf.Data, err error) {
 	defer func() {
 		if recover() != nil {
 			d, err = nil, errCFI
 		}
 	}()
-	return f.DWARF()
+	if needsRelocation(f) {
+		return f.DWARF()
+	}
+	dat := map[string][]byte{}
+	for _, s := range f.Sections {
+		suffix := dwarfSuffix(s.Name)
+		if !inlineSections[suffix] || s.Type == elf.SHT_NOBITS {
+			continue
+		}
+		b, err := dwarfSection(f, raw, s)
+		if err != nil {
+			return nil, err
+		}
+		dat[suffix] = b
+	}
+	d, err = dwarf.New(dat["abbrev"], nil, nil, dat["info"], dat["line"], nil, dat["ranges"], dat["str"])
+	if err != nil {
+		return nil, err
+	}
+	for _, name := range []string{"addr", "line_str", "str_offsets", "rnglists"} {
+		if b, ok := dat[name]; ok {
+			if err := d.AddSection(".debug_"+name, b); err != nil {
+				return nil, err
+			}
+		}
+	}
+	return d, nil
+}
+
+// maxInflated bounds the decompressed size of a section dwarfSection
+// inflates itself; larger ones are left to debug/elf, which reads them in
+// chunks rather than trusting the size a header claims.
+const maxInflated = 256 << 20
+
+// dwarfSection returns the contents of the DWARF section s of f, as
+// debug/elf's DWARF reads it: decompressed when it is an SHF_COMPRESSED
+// zlib section or a .zdebug_ section with a "ZLIB" header. Inflating
+// those is most of the cost of loading a library's DWARF; this is the
+// same work with a faster inflater (klauspost/compress's) into a buffer
+// of the exact size. Any other section goes through debug/elf.
+func dwarfSection(f *elfsafe.File, raw io.ReaderAt, s *elf.Section) ([]byte, error) {
+	data := func() ([]byte, error) {
+		b, err := f.Data(s)
+		if err != nil && uint64(len(b)) < s.Size {
+			return nil, err
+		}
+		return b, nil
+	}
+	var hdr [24]byte
+	hlen := 0
+	var size uint64
+	switch {
+	case s.Flags&elf.SHF_COMPRESSED != 0 && s.Flags&elf.SHF_ALLOC == 0:
+		hlen = 24 // Elf64_Chdr
+		if f.Class == elf.ELFCLASS32 {
+			hlen = 12 // Elf32_Chdr
+		}
+		if s.FileSize < uint64(hlen) {
+			return data()
+		}
+		if _, err := raw.ReadAt(hdr[:hlen], int64(s.Offset)); err != nil {
+			return data()
+		}
+		if elf.CompressionType(f.ByteOrder.Uint32(hdr[:])) != elf.COMPRESS_ZLIB {
+			return data()
+		}
+		size = f.ByteOrder.Uint64(hdr[8:])
+		if f.Class == elf.ELFCLASS32 {
+			size = uint64(f.ByteOrder.Uint32(hdr[4:]))
+		}
+	case strings.HasPrefix(s.Name, ".zdebug_") && s.FileSize >= 12:
+		hlen = 12
+		if _, err := raw.ReadAt(hdr[:hlen], int64(s.Offset)); err != nil || string(hdr[:4]) != "ZLIB" {
+			return data()
+		}
+		size = binary.BigEndian.Uint64(hdr[4:])
+	default:
+		return data()
+	}
+	if size == 0 || size > maxInflated || s.Offset+s.FileSize < s.Offset {
+		return data()
+	}
+	zr, err := zlib.NewReader(io.NewSectionReader(raw, int64(s.Offset)+int64(hlen), int64(s.FileSize)-int64(hlen)))
+	if err != nil {
+		return nil, fmt.Errorf("section %s: %w", s.Name, err)
+	}
+	b := make([]byte, size)
+	if _, err := io.ReadFull(zr, b); err != nil {
+		return nil, fmt.Errorf("section %s: %w", s.Name, err)
+	}
+	return b, nil
+}
+
+// inlineSections are the DWARF sections (by the name after ".debug_") that
+// the inline and source line lookups read: debug/elf's DWARF also
+// decompresses the location lists, frame tables and the rest, which were
+// most of the time and the retained memory of loading a library's DWARF.
+// .debug_types is not among them: a file with it goes through debug/elf.
+var inlineSections = map[string]bool{
+	"abbrev": true, "info": true, "str": true, "line": true, "ranges": true,
+	"addr": true, "line_str": true, "str_offsets": true, "rnglists": true,
+}
+
+// dwarfSuffix returns the name of a DWARF section after ".debug_" or
+// ".zdebug_", or "" for any other section.
+func dwarfSuffix(name string) string {
+	if s, ok := strings.CutPrefix(name, ".debug_"); ok {
+		return s
+	}
+	if s, ok := strings.CutPrefix(name, ".zdebug_"); ok {
+		return s
+	}
+	return ""
+}
+
+// needsRelocation reports whether reading f's DWARF takes debug/elf's own
+// path: an ET_EXEC file never has its DWARF relocated, any other may have
+// relocation sections that apply to it (an object file), and a file with
+// .debug_types needs debug/elf's AddTypes.
+func needsRelocation(f *elfsafe.File) bool {
+	for _, s := range f.Sections {
+		if dwarfSuffix(s.Name) == "types" {
+			return true
+		}
+		if f.Type == elf.ET_EXEC || (s.Type != elf.SHT_REL && s.Type != elf.SHT_RELA) {
+			continue
+		}
+		if int(s.Info) < len(f.Sections) && dwarfSuffix(f.Sections[s.Info].Name) != "" {
+			return true
+		}
+	}
+	return false
 }
 
 // names returns the function names addr2line -i -f prints for pc,
@@ -364,8 +532,9 @@ func (in *inlineInfo) elfFunction(pc uint64) string {
 
 func (in *inlineInfo) elfFunctionAt(pc uint64) (uint64, string) {
 	var best *elfFunc
-	for i := range in.syms {
-		sy := &in.syms[i]
+	syms := in.symbols()
+	for i := range syms {
+		sy := &syms[i]
 		if sy.value > pc {
 			continue
 		}
@@ -397,49 +566,66 @@ func betterFit(cur, sy *elfFunc, pc uint64) bool {
 	return sy.size < cur.size
 }
 
-// expandInlines replaces the last frame of frames, a callchain entry of
-// DSO d, by its inlined-function frames and itself, as perf 6.19+'s
-// add_callchain_ip does for every callchain (append_inlines); frames is
-// returned unchanged when there are none.
-func (s *Symbolizer) expandInlines(frames []Frame, d *dso) []Frame {
-	n := len(frames) - 1
-	f := &frames[n]
-	if d == nil || (d.inlRead && d.inl == nil) || s.opts.NoInline || f.Reason != Resolved || f.Symbol == "" || d.path == "" {
-		return frames
-	}
-	fr := *f
-	if out, ok := s.appendInlines(frames[:n], &fr, d); ok {
-		return out
-	}
-	return frames // nothing was appended: the frame is as it was
-}
-
 // appendInlines appends the frames perf's append_inlines makes of f (a
 // resolved user frame of an unwound callchain) to frames; ok is false when
 // there are none and f is to be appended as it is.
 func (s *Symbolizer) appendInlines(frames []Frame, f *Frame, d *dso) ([]Frame, bool) {
-	if s.opts.NoInline || f.Reason != Resolved || f.Symbol == "" || d == nil {
-		return frames, false
-	}
-	in := s.inlineFor(d)
-	if in == nil {
-		return frames, false
-	}
-	names := in.names(in.vaddr(f.MapAddr))
+	names := s.inlineRows(d, f)
 	if len(names) == 0 {
 		return frames, false
 	}
-	for _, n := range names {
-		if strings.HasPrefix(n, "_Z") || strings.HasPrefix(n, "_R") {
-			n = s.dem.demangle(n)
+	return appendRows(frames, f, names), true
+}
+
+// inlineRows returns the names of the frames perf's append_inlines makes
+// of the frame f of DSO d, innermost first and demangled; nil when there
+// are none and f stays as it is. The slice is shared: callers must not
+// change it.
+func (s *Symbolizer) inlineRows(d *dso, f *Frame) []string {
+	if d == nil || (d.inlRead && d.inl == nil) || s.opts.NoInline || f.Reason != Resolved || f.Symbol == "" || d.path == "" {
+		return nil
+	}
+	in := s.inlineFor(d)
+	if in == nil {
+		return nil
+	}
+	return s.inlineNames(in, f.MapAddr)
+}
+
+// inlineNames returns [inlineInfo.names] of the frame at file offset off
+// (a frame's MapAddr), demangled, once per offset: a frame seen again
+// costs one map lookup and no demangling.
+func (s *Symbolizer) inlineNames(in *inlineInfo, off uint64) []string {
+	if v, ok := in.printed[off]; ok {
+		return v
+	}
+	names := in.names(in.vaddr(off))
+	var out []string
+	if len(names) > 0 {
+		out = make([]string, len(names))
+		for i, n := range names {
+			if strings.HasPrefix(n, "_Z") || strings.HasPrefix(n, "_R") {
+				n = s.dem.demangle(n)
+			}
+			out[i] = n
 		}
+	}
+	in.printed[off] = out
+	return out
+}
+
+// appendRows appends to frames one copy of f per name of an inline chain
+// (innermost first): a name other than f's symbol marks its copy as an
+// inlined frame of that name.
+func appendRows(frames []Frame, f *Frame, names []string) []Frame {
+	for _, n := range names {
 		g := *f
 		if n != f.Symbol {
 			g.Symbol, g.Inlined = n, true
 		}
 		frames = append(frames, g)
 	}
-	return frames, true
+	return frames
 }
 
 // symbolNameAt is binutils' choice for the innermost function of pc when
@@ -459,8 +645,8 @@ func (in *inlineInfo) symbolNameAt(e *dwarf.Entry, pc uint64, name string) strin
 	if n == "" || v != rs[0][0] || n == name {
 		return name
 	}
-	for i := range in.syms {
-		if in.syms[i].value == v && in.syms[i].name == name {
+	for _, sy := range in.symbols() {
+		if sy.value == v && sy.name == name {
 			return name
 		}
 	}

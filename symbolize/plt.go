@@ -253,14 +253,16 @@ func pltGotSymbols(f *elfsafe.File, dem demangler) []symbol {
 	code, _ := f.Data(sec)
 	slots := map[uint64]string{}
 	if f.Machine == elf.EM_X86_64 && code != nil {
-		slots = relaDynNames(f, dem)
+		slots = relaDynNames(f)
 	}
 	var out []symbol
 	for i := uint64(0); i < sec.Size; i += sec.Entsize {
 		name := ""
 		if i < uint64(len(code)) {
 			if disp := x86PLTDisp(code[i:]); disp != 0 {
-				name = slots[sec.Offset+i+disp]
+				if raw := slots[sec.Offset+i+disp]; raw != "" {
+					name = dem.demangle(raw)
+				}
 			}
 		}
 		if name != "" {
@@ -274,8 +276,10 @@ func pltGotSymbols(f *elfsafe.File, dem demangler) []symbol {
 }
 
 // relaDynNames maps the r_offset of each .rela.dyn relocation with a symbol
-// to the symbol's (demangled) name.
-func relaDynNames(f *elfsafe.File, dem demangler) map[uint64]string {
+// to the symbol's name, as it is in the file: the caller demangles the
+// few that .plt.got entries use (demangling all of a C++ library's
+// relocations was most of the PLT synthesis).
+func relaDynNames(f *elfsafe.File) map[uint64]string {
 	out := map[uint64]string{}
 	rd := f.Section(".rela.dyn")
 	if rd == nil || rd.Link == 0 || rd.Entsize < 24 || f.Class != elf.ELFCLASS64 {
@@ -298,7 +302,7 @@ func relaDynNames(f *elfsafe.File, dem demangler) map[uint64]string {
 		if _, dup := out[off]; dup || symIdx > uint64(len(dyn)) {
 			continue
 		}
-		out[off] = dem.demangle(dyn[symIdx-1].Name)
+		out[off] = dyn[symIdx-1].Name
 	}
 	return out
 }

@@ -294,8 +294,21 @@ func (s *Symbolizer) Comm(pid, tid int32) string {
 // FORK of a new process copies the parent's mappings, a new thread shares
 // them; EXIT keeps the thread for samples still to come.
 func (s *Symbolizer) Observe(r decode.Record) {
-	switch r.(type) {
-	case *decode.Mmap, *decode.Fork, *decode.Ksymbol, *decode.HeaderBuildID:
+	switch r := r.(type) {
+	case *decode.Mmap:
+		if mapsKernel(r) {
+			s.fc.invalidate()
+		} else {
+			// A user mapping changes only its process's frames (a
+			// build id it carries is taken only for DSOs not loaded
+			// yet, which no cached frame shows).
+			s.fc.invalidatePID(r.PID)
+		}
+	case *decode.Fork:
+		if r.PID != r.PPID {
+			s.fc.invalidatePID(r.PID) // a new address space
+		}
+	case *decode.Ksymbol, *decode.HeaderBuildID:
 		s.fc.invalidate()
 	}
 	switch r := r.(type) {
@@ -391,9 +404,15 @@ const (
 	protExec   = 0x4
 )
 
-func (s *Symbolizer) observeMmap(r *decode.Mmap) {
+// mapsKernel reports whether r maps kernel memory (the kernel image or a
+// module) rather than a process's.
+func mapsKernel(r *decode.Mmap) bool {
 	mode := r.CPUMode()
-	if mode == decode.CPUModeKernel || mode == decode.CPUModeGuestKernel || (r.PID == -1 && mode != decode.CPUModeUser) {
+	return mode == decode.CPUModeKernel || mode == decode.CPUModeGuestKernel || (r.PID == -1 && mode != decode.CPUModeUser)
+}
+
+func (s *Symbolizer) observeMmap(r *decode.Mmap) {
+	if mapsKernel(r) {
 		s.observeKernelMmap(r)
 		return
 	}
@@ -700,11 +719,12 @@ func (s *Symbolizer) appendChain(frames []Frame, chain []uint64, pid int32, peri
 			}
 			continue
 		}
-		frames = append(frames, Frame{})
-		d := s.resolveAddr(&frames[len(frames)-1], ip, mode, pid, period)
-		if inlineAll && d != nil && (!d.inlRead || d.inl != nil) {
-			frames = s.expandInlines(frames, d)
+		if inlineAll {
+			frames = s.appendInlined(frames, ip, mode, pid, period)
+			continue
 		}
+		frames = append(frames, Frame{})
+		s.resolveAddr(&frames[len(frames)-1], ip, mode, pid, period)
 	}
 	return frames, true
 }

@@ -43,12 +43,21 @@ func (t *symtab) fixup(kallsyms bool) {
 	// rb-tree insertion keeps them. (kallsyms is mostly sorted already:
 	// sortStable checks first, in one pass.)
 	sortStable(s)
+	// The module test of a kallsyms name is made once, carried from
+	// one pair to the next.
+	prevMod := kallsyms && len(s) > 0 && isModuleSym(s[0].name)
 	for i := 0; i+1 < len(s); i++ {
 		prev, curr := &s[i], &s[i+1]
+		currMod := false
+		if kallsyms {
+			currMod = isModuleSym(curr.name)
+		}
+		mod := prevMod
+		prevMod = currMod
 		if prev.end != prev.start {
 			continue
 		}
-		if kallsyms && isModuleSym(prev.name) != isModuleSym(curr.name) {
+		if kallsyms && mod != currMod {
 			prev.end = roundUp(prev.end+4096, 4096)
 		} else {
 			prev.end = curr.start
@@ -188,7 +197,11 @@ func sortSyms(t *symtab) {
 // once, along the permutation's cycles, which is several times faster on
 // large tables than a stable sort of the symbols themselves.
 func sortStable(s []symbol) {
-	if slices.IsSortedFunc(s, func(a, b symbol) int { return cmp.Compare(a.start, b.start) }) {
+	sorted := true
+	for i := 1; i < len(s) && sorted; i++ {
+		sorted = s[i].start >= s[i-1].start
+	}
+	if sorted {
 		return
 	}
 	type key struct {
