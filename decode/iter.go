@@ -48,7 +48,7 @@ type Records struct {
 	lastFlush  uint64
 	seq        uint64
 
-	lastOff    int64 // offset of the record queued last
+	lastOff int64 // offset of the record queued last
 
 	// queued reports that nextRaw queued the record instead of returning
 	// it (TimeOrder).
