@@ -144,6 +144,10 @@ type Stats struct {
 	// OutOfOrder counts records older than the last flush point (perf's
 	// "out of order events"); they are delivered late, not dropped.
 	OutOfOrder uint64
+	// Untimed counts the samples whose event records the time but whose
+	// time is 0 or 2^64-1: in time order they are delivered as read, as
+	// perf delivers them.
+	Untimed uint64
 	// QueueFlushes counts the times the time-order queue passed its
 	// memory budget (Limits.QueueBytes) and delivered its oldest records
 	// early.
@@ -286,7 +290,7 @@ func (rs *Records) nextTimed() bool {
 // queue.
 func (rs *Records) enqueue(rec []byte, off, inner int64, key uint64) {
 	if key < rs.lastFlush {
-		rs.d.stats.OutOfOrder++
+		rs.outOfOrder(rec, off, key)
 	}
 	if key > rs.maxTime {
 		rs.maxTime = key
@@ -456,6 +460,10 @@ func (rs *Records) setKey(r Record) {
 	t := c.TrailerTime
 	if c.Format&SampleTime != 0 && t != 0 && t != ^uint64(0) {
 		rs.key, rs.timed = t, true
+		return
+	}
+	if s, ok := r.(*Sample); ok && rs.order == TimeOrder && c.Format&SampleTime != 0 {
+		rs.untimedSample(s)
 	}
 }
 

@@ -90,6 +90,26 @@ func (rs *Records) overBudget(t RecordType) {
 	rs.arena.maxFree = int(limit / 2 / chunkSize)
 }
 
+// outOfOrder counts a record queued with a time older than the last
+// flush point (it is delivered late, at the next flush, as perf's
+// ordered events deliver it) and warns of the first, with its place.
+func (rs *Records) outOfOrder(rec []byte, off int64, key uint64) {
+	rs.d.stats.OutOfOrder++
+	if rs.d.stats.OutOfOrder == 1 {
+		rs.d.warn(&FormatError{Offset: off, Record: RecordType(rs.d.e.u32(rec)), Field: "time", Err: fmt.Errorf(
+			"%d is older than %d, where a round was already delivered: delivered late (perf: out of order event)", key, rs.lastFlush)})
+	}
+}
+
+// untimedSample warns of a sample whose time is 0 or 2^64-1 in time
+// order: as perf does, it is not queued but delivered as it is read, so
+// out of time order.
+func (rs *Records) untimedSample(s *Sample) {
+	rs.d.stats.Untimed++
+	rs.d.warn(&FormatError{Offset: s.Offset, Record: RecordTypeSample, Field: "time", Err: fmt.Errorf(
+		"%d is no time: delivered as read, not in time order (as perf)", s.Time)})
+}
+
 // decompressLimit is the most decompressed bytes allowed after in
 // compressed bytes.
 func (z *zstream) decompressLimit() int64 {
