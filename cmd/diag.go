@@ -20,6 +20,11 @@ import (
 // --max-pending changes it.
 const defaultMaxPending = 100_000
 
+// defaultMaxPendingBytes is the stitcher's default cap on the memory of
+// what is held back behind a waiting deferred sample (as the session
+// estimates it); --max-pending-bytes changes it.
+const defaultMaxPendingBytes = 64 << 20
+
 // Limits are the flags that bound memory and work and those that say
 // what to do with warnings.
 type Limits struct {
@@ -154,7 +159,7 @@ func (o *CommonOptions) warnings() *diag.Log {
 	}
 	if n := r.StitchStats().NoRecordCap; n > 0 {
 		st.diag.AddN(diag.Warning{Source: name, Offset: -1, Msg: fmt.Sprintf(
-			"%s deferred samples released without their user callchain by the pending cap (--max-pending), counted as no-record", diag.Group(n))}, 1)
+			"%s deferred samples released without their user callchain by the pending cap (--max-pending, --max-pending-bytes), counted as no-record", diag.Group(n))}, 1)
 	}
 	for _, err := range r.Symbolizer().SourceErrors() {
 		st.diag.Add(diag.Warning{Offset: -1, Msg: err.Error()})

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"unsafe"
+
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
@@ -139,4 +141,18 @@ func (r *reorder) holdRecord(rec *symbolize.Record, seq uint64) *held {
 	h.frames = append(h.frames[:0], rec.Frames...)
 	h.rec = symbolize.Record{Record: rec.Record.Clone(), Comm: rec.Comm, Frames: h.frames}
 	return h
+}
+
+// heldBytes estimates what holding record r back costs the reorder stage
+// (stitch.Options.ItemBytes, for MaxPendingBytes): a held item, the copy
+// of the record and, for a sample, the frames it is resolved into.
+func heldBytes(r decode.Record) int64 {
+	n := int64(unsafe.Sizeof(held{}))
+	if c := r.Common(); c != nil {
+		n += int64(c.Size)
+	}
+	if s, ok := r.(*decode.Sample); ok {
+		n += int64(len(s.Callchain)+8) * int64(unsafe.Sizeof(symbolize.Frame{}))
+	}
+	return n
 }

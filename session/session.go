@@ -149,6 +149,9 @@ func (s *Session) setup() error {
 	if s.opts.Ordering == AsPerf {
 		stOpts.Order = stitch.PerfOrder
 	}
+	if stOpts.ItemBytes == nil {
+		stOpts.ItemBytes = heldBytes
+	}
 	s.st = stitch.New(s.recs, stOpts)
 	s.prod.start(s.st)
 	return nil
