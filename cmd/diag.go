@@ -51,7 +51,7 @@ type RunState struct {
 func addLimitFlags(fs *pflag.FlagSet, l *Limits) {
 	fs.BoolVarP(&l.Quiet, "quiet", "q", false, "do not print warnings (records, fields or symbol-source lines skipped or repaired; they are still counted); report also leaves out its header comments, as perf report -q")
 	fs.BoolVar(&l.Strict, "strict", false, "treat warnings as errors: exit 1 if anything was skipped or repaired")
-	fs.Var(&l.QueueLimit, "queue-limit", "memory `budget` of the time-order queue (default 32M); past it the oldest records are delivered early, as perf's ordered events do")
+	fs.Var(&l.QueueLimit, "queue-limit", "memory `budget` of the time-order queue (default 24M); past it the oldest records are delivered early, as perf's ordered events do")
 	fs.Int64Var(&l.DecompressRatio, "max-decompress-ratio", 0, fmt.Sprintf("refuse a compressed stream that expands more than this many `times` its input (default %d)", decode.DefaultDecompressRatio))
 	fs.Var(&l.MaxDecompress, "max-decompress", "refuse a compressed stream that expands to more than this many `bytes` (default 16G)")
 }

@@ -30,7 +30,7 @@ type Limits struct {
 // included. It still holds seconds of a busy system-wide recording, far
 // more than a round.
 const (
-	DefaultQueueBytes      = 32 << 20
+	DefaultQueueBytes      = 24 << 20
 	DefaultDecompressRatio = 200
 	DefaultDecompressBytes = 16 << 30
 )
