@@ -20,6 +20,11 @@ import (
 // --max-pending changes it.
 const defaultMaxPending = 100_000
 
+// defaultMaxPendingBytes is the stitcher's default cap on the memory of
+// what is held back behind a waiting deferred sample (as the session
+// estimates it); --max-pending-bytes changes it.
+const defaultMaxPendingBytes = 64 << 20
+
 // Limits are the flags that bound memory and work and those that say
 // what to do with warnings.
 type Limits struct {
@@ -73,7 +78,7 @@ func (s *RunState) noteRecord(r *symbolize.Record) {
 func addLimitFlags(fs *pflag.FlagSet, l *Limits) {
 	fs.BoolVarP(&l.Quiet, "quiet", "q", false, "do not print warnings (records, fields or symbol-source lines skipped or repaired; they are still counted); report also leaves out its header comments, as perf report -q")
 	fs.BoolVar(&l.Strict, "strict", false, "treat warnings as errors: exit 1 if anything was skipped or repaired")
-	fs.Var(&l.QueueLimit, "queue-limit", "memory `budget` of the time-order queue (default 64M); past it the oldest records are delivered early, as perf's ordered events do")
+	fs.Var(&l.QueueLimit, "queue-limit", "memory `budget` of the time-order queue (default 24M); past it the oldest records are delivered early, as perf's ordered events do")
 	fs.Int64Var(&l.DecompressRatio, "max-decompress-ratio", 0, fmt.Sprintf("refuse a compressed stream that expands more than this many `times` its input (default %d)", decode.DefaultDecompressRatio))
 	fs.Var(&l.MaxDecompress, "max-decompress", "refuse a compressed stream that expands to more than this many `bytes` (default 16G)")
 }
@@ -183,7 +188,7 @@ func (o *CommonOptions) warnings() *diag.Log {
 	}
 	if n := r.StitchStats().NoRecordCap; n > 0 {
 		st.diag.AddN(diag.Warning{Source: name, Offset: -1, Msg: fmt.Sprintf(
-			"%s deferred samples released without their user callchain by the pending cap (--max-pending), counted as no-record", diag.Group(n))}, 1)
+			"%s deferred samples released without their user callchain by the pending cap (--max-pending, --max-pending-bytes), counted as no-record", diag.Group(n))}, 1)
 	}
 	for _, err := range r.Symbolizer().SourceErrors() {
 		st.diag.Add(diag.Warning{Offset: -1, Msg: err.Error()})

@@ -59,6 +59,9 @@ type CommonOptions struct {
 	// oldest waiting sample is released without its user part and counted
 	// (stats: "no record: pending cap"). 0 means unbounded, as in perf.
 	MaxPending int
+	// MaxPendingBytes caps the memory of what is held back behind a
+	// deferred sample (0: defaultMaxPendingBytes).
+	MaxPendingBytes byteSize
 
 	Filter Filter
 
@@ -125,6 +128,7 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.BoolVar(&o.NoInline, "no-inline", false, "do not add inlined-function frames to DWARF-unwound (--call-graph dwarf) callchains")
 	fs.BoolVar(&o.NoMergeCallchains, "no-merge-callchains", false, "do not join deferred user callchains to their samples; show both as recorded (perf 6.19)")
 	fs.Var(&compatValue{&o.Compat}, "compat", compatUsage())
+	fs.Var(&o.MaxPendingBytes, "max-pending-bytes", "release a deferred sample without its user callchain once what waits behind it takes this much `memory` (default 64M)")
 	fs.IntVar(&o.MaxPending, "max-pending", 0, fmt.Sprintf("release a deferred sample without its user callchain once this many records wait behind it (0: the default, %d)", defaultMaxPending))
 	addLimitFlags(fs, &o.Limits)
 	fs.Var(&o.Filter.PIDs, "pid", "only show samples of these process ids (comma-separated)")

@@ -96,9 +96,19 @@ func runHostile(t testing.TB, data []byte, args ...string) (ExitCode, string, st
 	return code, out.String(), errOut.String()
 }
 
+// inputHeapCap is issue 16's memory cap for an input of n bytes: 64 MiB
+// under 1 MB, 128 MiB under 10 MB (and for anything larger).
+func inputHeapCap(n int) uint64 {
+	if n < 1e6 {
+		return 64 << 20
+	}
+	return 128 << 20
+}
+
 // TestHostileMalformed: each malformed sample or record is reported on
-// stderr, and every readable sample is still printed; with --strict the
-// run fails, with -q nothing is printed on stderr.
+// stderr, and every readable sample is still printed, within the heap cap
+// of its size; with --strict the run fails, with -q nothing is printed on
+// stderr.
 func TestHostileMalformed(t *testing.T) {
 	cases, err := hostile.Malformed()
 	if err != nil {
@@ -106,9 +116,14 @@ func TestHostileMalformed(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.Name, func(t *testing.T) {
-			code, out, errOut := runHostile(t, c.Data, c.Args...)
+			var code ExitCode
+			var out, errOut string
+			heap := peakHeap(func() { code, out, errOut = runHostile(t, c.Data, c.Args...) })
 			if code != ExitOK {
 				t.Fatalf("exit %d, stderr:\n%s", code, errOut)
+			}
+			if limit := inputHeapCap(len(c.Data)); heap > limit {
+				t.Errorf("%d bytes in: peak heap %d MiB, cap %d MiB", len(c.Data), heap>>20, limit>>20)
 			}
 			if n := scriptSamples(out); n != c.Samples {
 				t.Errorf("%d samples printed, want %d:\n%s", n, c.Samples, out)

@@ -51,6 +51,10 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 	if so.Stitch.MaxPending == 0 {
 		so.Stitch.MaxPending = defaultMaxPending
 	}
+	so.Stitch.MaxPendingBytes = int64(o.MaxPendingBytes)
+	if so.Stitch.MaxPendingBytes == 0 {
+		so.Stitch.MaxPendingBytes = defaultMaxPendingBytes
+	}
 	so.Decode = o.decodeLimits()
 	so.Filter = o.Filter.session()
 	so.Progress = r.progress

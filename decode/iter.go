@@ -43,8 +43,7 @@ type Records struct {
 	// consumer reads it.
 	q          timeQueue
 	arena      arena
-	ready      []qItem
-	readyHead  int
+	drain      drain  // which queued records are due (taken one by one)
 	delivered  *chunk // holds the bytes of the record delivered last
 	eof        bool
 	pendingErr error
@@ -53,8 +52,7 @@ type Records struct {
 	lastFlush  uint64
 	seq        uint64
 
-	queueBytes int64 // cost of the queued records (Limits.QueueBytes)
-	lastOff    int64 // offset of the record queued last
+	lastOff int64 // offset of the record queued last
 
 	// queued reports that nextRaw queued the record instead of returning
 	// it (TimeOrder).
@@ -156,6 +154,10 @@ type Stats struct {
 	// OutOfOrder counts records older than the last flush point (perf's
 	// "out of order events"); they are delivered late, not dropped.
 	OutOfOrder uint64
+	// Untimed counts the samples whose event records the time but whose
+	// time is 0 or 2^64-1: in time order they are delivered as read, as
+	// perf delivers them.
+	Untimed uint64
 	// QueueFlushes counts the times the time-order queue passed its
 	// memory budget (Limits.QueueBytes) and delivered its oldest records
 	// early.
@@ -246,9 +248,7 @@ func (rs *Records) nextTimed() bool {
 		rs.delivered = nil
 	}
 	for {
-		if rs.readyHead < len(rs.ready) {
-			it := &rs.ready[rs.readyHead]
-			rs.readyHead++
+		if it, ok := rs.due(); ok {
 			rec := it.bytes()
 			t := RecordType(rs.d.e.u32(rec))
 			r, err := rs.d.parse(&rs.s, rec, it.off, it.inner)
@@ -263,10 +263,9 @@ func (rs *Records) nextTimed() bool {
 			rs.rec, rs.raw = r, rec
 			return true
 		}
-		rs.ready, rs.readyHead = rs.ready[:0], 0
 		if rs.eof {
 			if rs.q.len() > 0 {
-				rs.flush(^uint64(0))
+				rs.drain = drain{on: true, timed: true, time: ^uint64(0)}
 				continue
 			}
 			if rs.pendingErr != nil {
@@ -291,7 +290,7 @@ func (rs *Records) nextTimed() bool {
 			// Delivered at once, like every perf-tool record; the records
 			// it releases follow (the order perf script -D prints).
 			if rs.q.len() > 0 && !rs.f.wholeSort {
-				rs.flush(rs.nextFlush)
+				rs.drain = drain{on: true, timed: true, time: rs.nextFlush}
 				rs.nextFlush = rs.maxTime
 			}
 		}
@@ -304,7 +303,7 @@ func (rs *Records) nextTimed() bool {
 // queue.
 func (rs *Records) enqueue(rec []byte, off, inner int64, key uint64) {
 	if key < rs.lastFlush {
-		rs.d.stats.OutOfOrder++
+		rs.outOfOrder(rec, off, key)
 	}
 	if key > rs.maxTime {
 		rs.maxTime = key
@@ -312,19 +311,42 @@ func (rs *Records) enqueue(rec []byte, off, inner int64, key uint64) {
 	rs.seq++
 	ch, pos := rs.arena.store(rec)
 	rs.q.push(qItem{time: key, seq: rs.seq, off: off, inner: inner, ch: ch, pos: pos, n: uint32(len(rec))})
-	rs.queueBytes += recordCost(len(rec))
 	rs.lastOff = off
-	rs.overBudget()
+	rs.overBudget(RecordType(rs.d.e.u32(rec)))
 }
 
-// flush moves every queued record with time <= limit to the ready list.
-func (rs *Records) flush(limit uint64) {
-	for rs.q.len() > 0 && rs.q.top().time <= limit {
-		it := rs.q.pop()
-		rs.queueBytes -= recordCost(int(it.n))
-		rs.ready = append(rs.ready, it)
-		rs.lastFlush = it.time
+// drain says which queued records are due: while on, those up to time
+// (if timed) or, past the memory budget, the oldest until the queue is
+// down to bytes. They are taken from the queue one at a time as they are
+// delivered, so that no second list of them is built and each record's
+// bytes are released as soon as it has been read.
+type drain struct {
+	on, timed bool
+	time      uint64
+	bytes     int64
+}
+
+// due takes the next due record off the queue; ok is false when none is
+// due, which ends the drain.
+func (rs *Records) due() (it qItem, ok bool) {
+	if !rs.drain.on {
+		return qItem{}, false
 	}
+	if rs.q.len() > 0 {
+		top := rs.q.top()
+		if rs.drain.timed && top.time <= rs.drain.time || !rs.drain.timed && rs.queueUse() > rs.drain.bytes {
+			it := rs.q.pop()
+			rs.lastFlush = it.time
+			// Later rounds release up to the newest time delivered.
+			rs.nextFlush = max(rs.nextFlush, it.time)
+			return it, true
+		}
+	}
+	if !rs.drain.timed {
+		rs.q.trim()
+	}
+	rs.drain = drain{}
+	return qItem{}, false
 }
 
 // nextRaw returns the next record in file order (decompressed records
@@ -453,6 +475,10 @@ func (rs *Records) setKey(r Record) {
 	t := c.TrailerTime
 	if c.Format&SampleTime != 0 && t != 0 && t != ^uint64(0) {
 		rs.key, rs.timed = t, true
+		return
+	}
+	if s, ok := r.(*Sample); ok && rs.order == TimeOrder && c.Format&SampleTime != 0 {
+		rs.untimedSample(s)
 	}
 }
 

@@ -24,9 +24,13 @@ type Limits struct {
 	DecompressBytes int64
 }
 
-// Default limits.
+// Default limits. DefaultQueueBytes keeps a whole run on a real 200 MB
+// file without FINISHED_ROUND records under 128 MiB: the garbage
+// collector lets the heap grow to about twice what is live, the queue
+// included. It still holds seconds of a busy system-wide recording, far
+// more than a round.
 const (
-	DefaultQueueBytes      = 64 << 20
+	DefaultQueueBytes      = 24 << 20
 	DefaultDecompressRatio = 200
 	DefaultDecompressBytes = 16 << 30
 )
@@ -35,7 +39,7 @@ const (
 // first frames are never refused.
 const decompressSlack = 1 << 20
 
-// qItemCost is what a queued record costs besides its bytes.
+// qItemCost is the size of one item of the queue's arrays.
 const qItemCost = int64(unsafe.Sizeof(qItem{}))
 
 func pick(v, def int64) int64 {
@@ -52,32 +56,58 @@ func (l Limits) queueBytes() int64      { return pick(l.QueueBytes, DefaultQueue
 func (l Limits) decompressRatio() int64 { return pick(l.DecompressRatio, DefaultDecompressRatio) }
 func (l Limits) decompressBytes() int64 { return pick(l.DecompressBytes, DefaultDecompressBytes) }
 
-// recordCost is what queueing a record of n bytes costs.
-func recordCost(n int) int64 { return int64((n+7)&^7) + qItemCost }
+// queueFootprint is the memory the time-order queue holds: its arena's
+// chunks in use, whether full or partly delivered, and the capacity of
+// its item arrays. This, not the bytes of the records queued, is what the
+// budget bounds: a chunk is freed only when its last record has been
+// delivered. (Emptied chunks kept for reuse are not counted: they are
+// filled again before any chunk is allocated, so chunks in use and free
+// together stay within the budget too.)
+func (rs *Records) queueFootprint() int64 {
+	return int64(rs.arena.chunks-len(rs.arena.free))*chunkSize + int64(cap(rs.q.run)+cap(rs.q.h.a))*qItemCost
+}
 
-// overBudget delivers the oldest queued records early when the queue
-// passes its budget: down to half of it, as perf's ordered-events flushes
-// half its queue when it runs out of memory.
-func (rs *Records) overBudget() {
+// queueUse is queueFootprint with the items counted instead of the
+// arrays' capacity: what a drain gives back.
+func (rs *Records) queueUse() int64 {
+	return int64(rs.arena.chunks-len(rs.arena.free))*chunkSize + int64(rs.q.len())*qItemCost
+}
+
+// overBudget starts delivering the oldest queued records early when the
+// queue passes its budget: down to half of it, as perf's ordered-events
+// flushes half its queue when it runs out of memory.
+func (rs *Records) overBudget(t RecordType) {
 	limit := rs.f.Limits.queueBytes()
-	if limit < 0 || rs.queueBytes <= limit {
+	if limit < 0 || rs.queueFootprint() <= limit {
 		return
 	}
 	if rs.d.stats.QueueFlushes == 0 {
-		rs.d.warn(&FormatError{Offset: rs.lastOff, Err: fmt.Errorf(
+		rs.d.warn(&FormatError{Offset: rs.lastOff, Record: t, Err: fmt.Errorf(
 			"time-order queue passed its budget of %d bytes (no FINISHED_ROUND in time): oldest records delivered early (--queue-limit)", limit)})
 	}
 	rs.d.stats.QueueFlushes++
-	for rs.q.len() > 0 && rs.queueBytes > limit/2 {
-		it := rs.q.pop()
-		rs.queueBytes -= recordCost(int(it.n))
-		rs.ready = append(rs.ready, it)
-		rs.lastFlush = it.time
+	rs.drain = drain{on: true, bytes: limit / 2}
+	rs.arena.maxFree = int(limit / 2 / chunkSize)
+}
+
+// outOfOrder counts a record queued with a time older than the last
+// flush point (it is delivered late, at the next flush, as perf's
+// ordered events deliver it) and warns of the first, with its place.
+func (rs *Records) outOfOrder(rec []byte, off int64, key uint64) {
+	rs.d.stats.OutOfOrder++
+	if rs.d.stats.OutOfOrder == 1 {
+		rs.d.warn(&FormatError{Offset: off, Record: RecordType(rs.d.e.u32(rec)), Field: "time", Err: fmt.Errorf(
+			"%d is older than %d, where a round was already delivered: delivered late (perf: out of order event)", key, rs.lastFlush)})
 	}
-	// Later rounds release up to the newest time seen before this flush.
-	if rs.nextFlush < rs.lastFlush {
-		rs.nextFlush = rs.lastFlush
-	}
+}
+
+// untimedSample warns of a sample whose time is 0 or 2^64-1 in time
+// order: as perf does, it is not queued but delivered as it is read, so
+// out of time order.
+func (rs *Records) untimedSample(s *Sample) {
+	rs.d.stats.Untimed++
+	rs.d.warn(&FormatError{Offset: s.Offset, Record: RecordTypeSample, Field: "time", Err: fmt.Errorf(
+		"%d is no time: delivered as read, not in time order (as perf)", s.Time)})
 }
 
 // decompressLimit is the most decompressed bytes allowed after in

@@ -27,9 +27,10 @@ const chunkSize = 256 << 10
 // previous round's newest time. Memory thus follows the records of two
 // rounds, not the file size.
 type arena struct {
-	cur    *chunk
-	free   []*chunk
-	chunks int // allocated chunks, free or in use
+	cur     *chunk
+	free    []*chunk
+	chunks  int // allocated chunks, free or in use
+	maxFree int // emptied chunks kept for reuse (0: defaultFreeChunks)
 }
 
 // chunk is one block of an arena. live counts the records in it not yet
@@ -39,8 +40,10 @@ type chunk struct {
 	live int
 }
 
-// maxFreeChunks is how many emptied chunks an arena keeps for reuse.
-const maxFreeChunks = 4
+// defaultFreeChunks is how many emptied chunks an arena keeps for reuse
+// unless told otherwise: after a drain past the memory budget the queue
+// keeps the chunks of half its budget, since it fills them again.
+const defaultFreeChunks = 4
 
 // store copies rec into the arena and returns where it is. Records start
 // on 8-byte boundaries, so a callchain can be read in place.
@@ -72,7 +75,7 @@ func (a *arena) get() *chunk {
 
 func (a *arena) putFree(c *chunk) {
 	c.buf = c.buf[:0]
-	if len(a.free) < maxFreeChunks {
+	if len(a.free) < max(a.maxFree, defaultFreeChunks) {
 		a.free = append(a.free, c)
 	} else {
 		a.chunks-- // left to the garbage collector
@@ -81,7 +84,7 @@ func (a *arena) putFree(c *chunk) {
 
 // release drops a record stored in c. An emptied chunk is reused: the
 // current one from its start, any other through the free list (or the
-// garbage collector, beyond maxFreeChunks).
+// garbage collector, beyond its maximum).
 func (a *arena) release(c *chunk) {
 	c.live--
 	if c.live > 0 {
@@ -174,6 +177,28 @@ func (q *timeQueue) top() *qItem {
 		return q.h.top()
 	}
 	return r
+}
+
+// trim gives back the arrays' capacity beyond a quarter more than their
+// length when a drain past the memory budget left them less than a
+// quarter full (a queue that fills again keeps its arrays).
+func (q *timeQueue) trim() {
+	if q.runHead > 0 {
+		n := copy(q.run, q.run[q.runHead:])
+		clear(q.run[n:])
+		q.run, q.runHead = q.run[:n], 0
+	}
+	q.run = shrink(q.run)
+	q.h.a = shrink(q.h.a)
+}
+
+// shrink returns a with a quarter more capacity than its length if it
+// holds less than a quarter of its capacity (small arrays are kept).
+func shrink(a []qItem) []qItem {
+	if cap(a) <= 1024 || cap(a) <= 4*len(a) {
+		return a
+	}
+	return append(make([]qItem, 0, len(a)+len(a)/4), a...)
 }
 
 func (q *timeQueue) pop() qItem {

@@ -1,6 +1,8 @@
 package session
 
 import (
+	"unsafe"
+
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/stitch"
 	"github.com/perfstitch/perfstitch/symbolize"
@@ -181,4 +183,18 @@ func (r *reorder) holdRecord(rec *symbolize.Record, seq uint64) *held {
 	hr.frames = append(hr.frames[:0], rec.Frames...)
 	hr.rec = symbolize.Record{Record: rec.Record.Clone(), Comm: rec.Comm, Frames: hr.frames}
 	return h
+}
+
+// heldBytes estimates what holding record r back costs the reorder stage
+// (stitch.Options.ItemBytes, for MaxPendingBytes): a held item, the copy
+// of the record and, for a sample, the frames it is resolved into.
+func heldBytes(r decode.Record) int64 {
+	n := int64(unsafe.Sizeof(held{}))
+	if c := r.Common(); c != nil {
+		n += int64(c.Size)
+	}
+	if s, ok := r.(*decode.Sample); ok {
+		n += int64(len(s.Callchain)+8) * int64(unsafe.Sizeof(symbolize.Frame{}))
+	}
+	return n
 }

@@ -172,6 +172,9 @@ func (s *Session) setup() error {
 	if s.opts.Ordering == AsPerf {
 		stOpts.Order = stitch.PerfOrder
 	}
+	if stOpts.ItemBytes == nil {
+		stOpts.ItemBytes = heldBytes
+	}
 	if s.opts.Raw != nil {
 		s.st = stitch.New(&rawTap{rs: s.recs, fn: s.opts.Raw}, stOpts)
 		return nil

@@ -147,16 +147,17 @@ func (s *Stitcher) releaseAllInOrder(cause int) {
 	}
 }
 
-// capSpan enforces Options.MaxPending outside TimeOrder: the oldest
-// waiting sample is released once more than MaxPending records were read
+// capSpan enforces Options.MaxPending and MaxPendingBytes outside
+// TimeOrder: the oldest waiting sample is released once more than
+// MaxPending records, or records of more than MaxPendingBytes, were read
 // after it (what a consumer restoring time order holds behind it).
 func (s *Stitcher) capSpan() {
-	if s.opts.MaxPending <= 0 {
+	if s.opts.MaxPending <= 0 && s.opts.MaxPendingBytes <= 0 {
 		return
 	}
 	for s.q.n > 0 {
 		front := s.q.front()
-		if front.ready || s.seq-front.seq <= uint64(s.opts.MaxPending) {
+		if front.ready || !s.overCap(s.seq-front.seq, front) {
 			return
 		}
 		if !s.capFront(front) {

@@ -84,3 +84,45 @@ func BenchmarkPendingCapBomb(b *testing.B) {
 		}
 	}
 }
+
+// TestPendingCapBytes: past Options.MaxPendingBytes the oldest waiting
+// sample is released, in every delivery order, so that the memory held
+// behind it stays at the cap however few items that is; the default
+// estimate counts the Stitcher's entry when records carry no size.
+func TestPendingCapBytes(t *testing.T) {
+	per := func(decode.Record) int64 { return 10_000 } // a sample with a copied user stack
+	tests := []struct {
+		name     string
+		opts     stitch.Options
+		released uint64
+		maxHeld  int
+	}{
+		// 1 MB holds 100 such samples; the item cap alone would hold 1,000.
+		{"time order", stitch.Options{MaxPending: 1000, MaxPendingBytes: 1_000_000, ItemBytes: per}, 4900, 101},
+		{"arrival order", stitch.Options{MaxPending: 1000, MaxPendingBytes: 1_000_000, ItemBytes: per, Order: stitch.ArrivalOrder}, 4900, 101},
+		{"perf order", stitch.Options{MaxPendingBytes: 1_000_000, ItemBytes: per, Order: stitch.PerfOrder}, 4900, 101},
+		{"items first", stitch.Options{MaxPending: 10, MaxPendingBytes: 1_000_000, ItemBytes: per}, 4990, 11},
+		{"unbounded", stitch.Options{ItemBytes: per}, 0, 5000},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			st := stitch.New(&sliceSource{recs: pendingBomb(5000)}, tt.opts)
+			n := 0
+			for st.Next() {
+				n++
+			}
+			s := st.Stats()
+			if n != 5000 || s.NoRecordCap != tt.released || s.Count(stitch.NoRecord) != 5000 || s.QueueHighWater > tt.maxHeld {
+				t.Errorf("%d delivered, %d released by the cap (%d no record), queue high water %d; want 5000, %d, 5000, at most %d",
+					n, s.NoRecordCap, s.Count(stitch.NoRecord), s.QueueHighWater, tt.released, tt.maxHeld)
+			}
+		})
+	}
+	// Without ItemBytes each record costs at least the Stitcher's entry.
+	st := stitch.New(&sliceSource{recs: pendingBomb(5000)}, stitch.Options{MaxPendingBytes: 1})
+	for st.Next() {
+	}
+	if s := st.Stats(); s.NoRecordCap != 5000 {
+		t.Errorf("a 1-byte cap released %d of 5000", s.NoRecordCap)
+	}
+}

@@ -1,6 +1,10 @@
 package stitch
 
-import "github.com/perfstitch/perfstitch/decode"
+import (
+	"unsafe"
+
+	"github.com/perfstitch/perfstitch/decode"
+)
 
 // Options configure a [Stitcher].
 type Options struct {
@@ -15,6 +19,20 @@ type Options struct {
 	// waiting sample is released as NoRecord (counted in
 	// Stats.NoRecordCap). 0 means unbounded, as in perf.
 	MaxPending int
+
+	// MaxPendingBytes bounds, like MaxPending, the memory of what is held
+	// back behind the oldest waiting sample, as ItemBytes estimates it
+	// for each record read since (the sample included): past it that
+	// sample is released as NoRecord (counted in Stats.NoRecordCap). It
+	// bounds what MaxPending cannot: a few large samples (copied user
+	// stacks) cost as much as many small ones. 0 means unbounded.
+	MaxPendingBytes int64
+
+	// ItemBytes estimates the memory that holding a record back costs:
+	// the Stitcher's copy in TimeOrder, or, in the other orders, the
+	// consumer's when it restores time order behind the Stitcher. nil
+	// means the record's size plus the Stitcher's entry.
+	ItemBytes func(decode.Record) int64
 
 	// Lenient treats a sample whose callchain ends in the deferred marker
 	// as deferred even when its event lacks defer_callchain. perf 6.19
@@ -92,6 +110,10 @@ const cookieOnlyMemory = 4096
 type Stitcher struct {
 	src  Source
 	opts Options
+
+	// held sums Options.ItemBytes over the records read (with
+	// MaxPendingBytes); heldAt is the sum before the record read last.
+	held, heldAt uint64
 
 	q        ring
 	pending  map[int32]*waitList // per tid
@@ -181,6 +203,7 @@ type entry struct {
 
 	seq uint64 // position in the source (PerfOrder, ArrivalOrder)
 	pos uint64 // position in Stitcher.q (ring.end when it was pushed)
+	at  uint64 // Stitcher.held before this record (MaxPendingBytes)
 }
 
 // Causes of a NoRecord release.
@@ -240,6 +263,10 @@ func (s *Stitcher) Next() bool {
 // why (s.srcDone, s.err); it reports whether a record was read.
 func (s *Stitcher) pull() bool {
 	if s.src.Next() {
+		if s.opts.MaxPendingBytes > 0 {
+			s.heldAt = s.held
+			s.held += uint64(s.itemBytes(s.src.Record()))
+		}
 		return true
 	}
 	s.srcDone = true
@@ -348,6 +375,7 @@ func (s *Stitcher) deferred(rec *decode.Sample, abi decode.DeferredABI, cookie u
 	e.smp = Sample{Sample: &e.buf, ABI: abi, Cookie: cookie}
 	e.klen = klen
 	e.tid = sampleTID(rec)
+	e.at = s.heldAt
 	return e
 }
 
@@ -604,14 +632,37 @@ func (s *Stitcher) push(e *entry) {
 	if s.q.n > s.stats.QueueHighWater {
 		s.stats.QueueHighWater = s.q.n
 	}
-	if s.opts.MaxPending <= 0 || s.q.n <= s.opts.MaxPending {
+	if s.opts.MaxPending <= 0 && s.opts.MaxPendingBytes <= 0 {
 		return
 	}
 	front := s.q.front()
-	if front.ready { // a held record is ready too
+	if front.ready || !s.overCap(uint64(s.q.n), front) { // a held record is ready too
 		return
 	}
 	s.capFront(front)
+}
+
+// overCap reports whether front, the oldest waiting sample, with span
+// items held behind it (itself included), passes Options.MaxPending or
+// Options.MaxPendingBytes.
+func (s *Stitcher) overCap(span uint64, front *entry) bool {
+	return s.opts.MaxPending > 0 && span > uint64(s.opts.MaxPending) ||
+		s.opts.MaxPendingBytes > 0 && s.held-front.at > uint64(s.opts.MaxPendingBytes)
+}
+
+// entryBytes is what the Stitcher's entry costs besides the record's
+// bytes, the default of Options.ItemBytes.
+const entryBytes = int64(unsafe.Sizeof(entry{}))
+
+// itemBytes estimates what holding r back costs (Options.ItemBytes).
+func (s *Stitcher) itemBytes(r decode.Record) int64 {
+	if s.opts.ItemBytes != nil {
+		return max(s.opts.ItemBytes(r), 0)
+	}
+	if c := r.Common(); c != nil {
+		return entryBytes + int64(c.Size)
+	}
+	return entryBytes
 }
 
 // capFront delivers front, the oldest waiting sample, without user part

@@ -120,6 +120,49 @@ func Malformed() ([]Case, error) {
 	if err := add("deferred nr 2^60", 2, "CALLCHAIN_DEFERRED record at 0x", Sample(10, 2), deferred, Sample(12, 1), Round()); err != nil {
 		return nil, err
 	}
+	ord, err := Ordering()
+	if err != nil {
+		return nil, err
+	}
+	return append(cases, ord...), nil
+}
+
+// OutOfOrder is how many late samples the out-of-order case has.
+const OutOfOrder = 99_999
+
+// Ordering returns the cases of timestamps that defeat the time order:
+// samples at time 0 or 2^64-1 (perf delivers them as read, unqueued), a
+// sample at 2^64-2 that makes the next rounds deliver everything so that
+// each later sample is late, and 99,999 samples older than a round
+// already delivered (perf's "out of order events"). Each is warned of
+// with its place, and every sample is delivered.
+func Ordering() ([]Case, error) {
+	var cases []Case
+	add := func(name string, samples int, stderr string, recs ...[]byte) error {
+		b, err := File(recs...)
+		if err != nil {
+			return fmt.Errorf("%s: %w", name, err)
+		}
+		cases = append(cases, Case{Name: name, Data: b, Samples: samples, Stderr: stderr})
+		return nil
+	}
+	if err := add("round times 0", 4, "SAMPLE record at 0x148: time: 0 is no time: delivered as read",
+		Sample(10, 2), Round(), Sample(0, 1), Sample(20, 1), Round(), Round(), Sample(0, 1), Round()); err != nil {
+		return nil, err
+	}
+	const maxTime = ^uint64(0)
+	if err := add("round times max", 5, "time: 30 is older than 18446744073709551614, where a round was already delivered",
+		Sample(10, 2), Sample(maxTime, 1), Round(), Sample(maxTime-1, 1), Round(), Round(), Sample(30, 1), Sample(maxTime, 1), Round(), Round()); err != nil {
+		return nil, err
+	}
+	recs := [][]byte{Sample(1_000_000, 1), Round(), Round()}
+	for i := range uint64(OutOfOrder) {
+		recs = append(recs, Sample(1+i, 1))
+	}
+	recs = append(recs, Round(), Round())
+	if err := add("99,999 out-of-order events", OutOfOrder+1, "time: 1 is older than 1000000, where a round was already delivered: delivered late", recs...); err != nil {
+		return nil, err
+	}
 	return cases, nil
 }
 
