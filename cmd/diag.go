@@ -23,7 +23,7 @@ const defaultMaxPending = 100_000
 // defaultMaxPendingBytes is the stitcher's default cap on the memory of
 // what is held back behind a waiting deferred sample (as the session
 // estimates it); --max-pending-bytes changes it.
-const defaultMaxPendingBytes = 64 << 20
+const defaultMaxPendingBytes = 256 << 20
 
 // Limits are the flags that bound memory and work and those that say
 // what to do with warnings.

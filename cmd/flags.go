@@ -128,7 +128,7 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.BoolVar(&o.NoInline, "no-inline", false, "do not add inlined-function frames to DWARF-unwound (--call-graph dwarf) callchains")
 	fs.BoolVar(&o.NoMergeCallchains, "no-merge-callchains", false, "do not join deferred user callchains to their samples; show both as recorded (perf 6.19)")
 	fs.Var(&compatValue{&o.Compat}, "compat", compatUsage())
-	fs.Var(&o.MaxPendingBytes, "max-pending-bytes", "release a deferred sample without its user callchain once what waits behind it takes this much `memory` (default 64M)")
+	fs.Var(&o.MaxPendingBytes, "max-pending-bytes", "release a deferred sample without its user callchain once what waits behind it takes this much `memory` (default 256M)")
 	fs.IntVar(&o.MaxPending, "max-pending", 0, fmt.Sprintf("release a deferred sample without its user callchain once this many records wait behind it (0: the default, %d)", defaultMaxPending))
 	addLimitFlags(fs, &o.Limits)
 	fs.Var(&o.Filter.PIDs, "pid", "only show samples of these process ids (comma-separated)")

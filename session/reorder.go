@@ -194,7 +194,10 @@ func heldBytes(r decode.Record) int64 {
 		n += int64(c.Size)
 	}
 	if s, ok := r.(*decode.Sample); ok {
-		n += int64(len(s.Callchain)+8) * int64(unsafe.Sizeof(symbolize.Frame{}))
+		// Held frames are 4-byte indexes into tables of distinct
+		// frames (heldframes.go); a new distinct frame is counted as
+		// one in 16 entries.
+		n += int64(len(s.Callchain)+1) * (4 + int64(unsafe.Sizeof(symbolize.Frame{}))/16)
 	}
 	return n
 }
