@@ -422,7 +422,9 @@ func (s *Session) Size() int64 { return s.size }
 func (s *Session) Attrs() []*decode.EventAttr { return s.file.Attrs }
 
 // ThreadComm returns the command thread tid has in the process model so
-// far: at the end of the input, its last one.
+// far: at the end of the input, its last one. In a concurrent session
+// (Options.Jobs) call it only once Next has returned false: the model
+// belongs to the symbolizer's goroutine until then.
 func (s *Session) ThreadComm(tid int32) string { return s.sym.Comm(-1, tid) }
 
 // DecodeStats returns the decoder's counts; call it once Next has
@@ -433,7 +435,10 @@ func (s *Session) DecodeStats() *decode.Stats { return s.recs.Stats() }
 // returned false.
 func (s *Session) StitchStats() *stitch.Stats { return s.st.Stats() }
 
-// Symbolizer returns the symbolizer (for its diagnostics).
+// Symbolizer returns the symbolizer (for its diagnostics). In a
+// concurrent session it runs on a goroutine of its own until Next has
+// returned false; a consumer that asks it about a sample as the sample
+// comes (source lines, mapping sizes) needs Options.Jobs 1.
 func (s *Session) Symbolizer() *symbolize.Symbolizer { return s.sym }
 
 // Close stops the goroutines and closes the input.
