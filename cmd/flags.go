@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -71,6 +72,20 @@ type CommonOptions struct {
 
 	// Limits bound memory and work and say what warnings do (cmd/diag.go).
 	Limits
+
+	// Jobs is -j/--jobs: how many goroutines a run keeps busy (decode
+	// and stitch, symbolization, formatting workers); 0 means GOMAXPROCS,
+	// 1 the sequential pipeline (symbolization and formatting on one
+	// goroutine).
+	Jobs int
+}
+
+// jobs returns the number of goroutines the run may keep busy (--jobs).
+func (o *CommonOptions) jobs() int {
+	if o.Jobs > 0 {
+		return o.Jobs
+	}
+	return runtime.GOMAXPROCS(0)
 }
 
 // Filter holds the flags that select samples: perf's --pid, --tid,
@@ -131,6 +146,7 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.Var(&o.MaxPendingBytes, "max-pending-bytes", "release a deferred sample without its user callchain once what waits behind it takes this much `memory` (default 256M)")
 	fs.IntVar(&o.MaxPending, "max-pending", 0, fmt.Sprintf("release a deferred sample without its user callchain once this many records wait behind it (0: the default, %d)", defaultMaxPending))
 	addLimitFlags(fs, &o.Limits)
+	fs.IntVarP(&o.Jobs, "jobs", "j", 0, "run on this many goroutines: 1 symbolizes and formats on one, as perf (0: GOMAXPROCS, the number of CPUs); the output is the same")
 	fs.Var(&o.Filter.PIDs, "pid", "only show samples of these process ids (comma-separated)")
 	fs.Var(&o.Filter.TIDs, "tid", "only show samples of these thread ids (comma-separated)")
 	fs.VarP(&o.Filter.Comms, "comms", "c", "only show samples of threads with these command names (comma-separated)")
@@ -195,6 +211,9 @@ func (o *CommonOptions) complete(args []string) error {
 	}
 	if o.DecompressRatio < 0 {
 		return FlagErrorf("--max-decompress-ratio must not be negative")
+	}
+	if o.Jobs < 0 {
+		return FlagErrorf("--jobs must not be negative (0 means GOMAXPROCS)")
 	}
 	if len(args) > 1 {
 		return FlagErrorf("too many arguments: %q (one perf.data file at most)", args)

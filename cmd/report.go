@@ -266,6 +266,20 @@ func parseCallGraph(s string, opts *ReportOptions) error {
 	return nil
 }
 
+// reportJobs returns the session's Options.Jobs: 1 when the report asks
+// the symbolizer about a sample's frames as it adds the sample (source
+// lines, symbol and map sizes: the sort keys srcline, srcfile, symsize,
+// dso_size and -g address), which must then be on the symbolizer's
+// goroutine; else 0, the command's --jobs.
+func reportJobs(opts *ReportOptions) int {
+	if opts.GraphAddress || slices.ContainsFunc(opts.Sort, func(k report.SortKey) bool {
+		return k == report.SortSrcline || k == report.SortSrcfile || k == report.SortSymSize || k == report.SortDSOSize
+	}) {
+		return 1
+	}
+	return 0
+}
+
 // reportRun runs the session into a report and prints it.
 func reportRun(ctx context.Context, opts *ReportOptions) error {
 	if opts.Common.DumpRawTrace {
@@ -279,6 +293,7 @@ func reportRun(ctx context.Context, opts *ReportOptions) error {
 		// shapes the tree that decides lookups and ties.
 		Ordering:  session.AsPerf,
 		Symbolize: symbolize.Options{MaxStack: opts.MaxStack},
+		Jobs:      reportJobs(opts),
 	})
 	if err != nil {
 		return err

@@ -273,6 +273,17 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	if err != nil {
 		return err
 	}
+	if par := newParallel(opts, p, sink); par != nil {
+		err := runParallel(p, par)
+		ferr := sink.Flush()
+		if err != nil {
+			return err
+		}
+		if err := p.Err(); err != nil {
+			return err
+		}
+		return closeOutput(out, opts, ferr)
+	}
 	rs, _ := sink.(output.RecordSink)
 	for p.Next() {
 		if ev := p.Event(); ev != nil {
@@ -293,6 +304,12 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 	if err := p.Err(); err != nil {
 		return err
 	}
+	return closeOutput(out, opts, ferr)
+}
+
+// closeOutput returns the sink's Flush error ferr, else the error of
+// closing the -o file.
+func closeOutput(out io.Writer, opts *ScriptOptions, ferr error) error {
 	if ferr != nil {
 		return ferr
 	}
@@ -300,6 +317,35 @@ func scriptRun(ctx context.Context, opts *ScriptOptions) error {
 		return f.Close()
 	}
 	return nil
+}
+
+// newParallel returns the parallel formatter of sink (output.Parallel)
+// when the run has cores for more than one formatting worker: --jobs
+// counts the producer and the symbolizer, and the workers are the rest.
+// It returns nil when one goroutine formats (the caller's, through
+// Next), as with -j 1, -j 2 and -j 3, or when the session or the sink
+// cannot run concurrently (a pipe-mode stream; --reltime).
+func newParallel(opts *ScriptOptions, p *runSession, sink output.Sink) *output.Parallel {
+	workers := opts.jobs() - 2
+	if workers < 2 || !p.Concurrent() {
+		return nil
+	}
+	return output.NewParallel(sink, workers)
+}
+
+// runParallel hands the session's batches to par and waits for their
+// output; the error is the first formatting or write error.
+func runParallel(p *runSession, par *output.Parallel) error {
+	var err error
+	for b := p.NextBatch(); b != nil; b = p.NextBatch() {
+		if err = par.Add(b); err != nil {
+			break
+		}
+	}
+	if ferr := par.Flush(); err == nil {
+		err = ferr
+	}
+	return err
 }
 
 // scriptSessionOptions returns the session options of a script run:
@@ -320,6 +366,11 @@ func scriptSessionOptions(opts *ScriptOptions) session.Options {
 		so.Symbolize.DropExitedThreads = opts.dialect().ScriptForgetsExitedThreads
 	}
 	so.Symbolize.SrcLine = opts.Format == output.FormatText && opts.Fields.Wants(output.FieldSrcline)
+	if opts.Format == output.FormatPprof {
+		// pprof asks the symbolizer for mappings and source lines as it
+		// adds a sample: on the symbolizer's goroutine.
+		so.Jobs = 1
+	}
 	if opts.ShowTaskEvents {
 		so.Show = append(so.Show, decode.RecordTypeComm, decode.RecordTypeFork, decode.RecordTypeExit)
 	}

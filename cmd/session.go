@@ -58,6 +58,9 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 	so.Decode = o.decodeLimits()
 	so.Filter = o.Filter.session()
 	so.Progress = r.progress
+	if so.Jobs == 0 {
+		so.Jobs = o.jobs()
+	}
 	s, err := session.Open(ctx, so)
 	if err != nil {
 		name, size := inputName(o.Input, -1), int64(-1)
@@ -101,6 +104,16 @@ func (r *runSession) Next() bool {
 	}
 	r.finishProgress()
 	return false
+}
+
+// NextBatch returns the session's next batch; at the end it clears the
+// progress bar.
+func (r *runSession) NextBatch() *session.Batch {
+	if b := r.Session.NextBatch(); b != nil {
+		return b
+	}
+	r.finishProgress()
+	return nil
 }
 
 // Close clears the progress bar and closes the session.

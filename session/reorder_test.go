@@ -65,7 +65,7 @@ func TestOrderings(t *testing.T) {
 	}
 	maxHeap, capped := 0, uint64(0)
 	read := func(o Ordering, maxPending int) []sample {
-		s, err := Open(context.Background(), Options{Input: data, Ordering: o, Stitch: stitch.Options{MaxPending: maxPending},
+		s, err := Open(context.Background(), Options{Input: data, Ordering: o, Stitch: stitch.Options{MaxPending: maxPending}, Jobs: 1, // s.ro is read below
 			Symbolize: symbolize.Options{Symfs: filepath.Join(dir, "c-threads", "symfs"), Kallsyms: filepath.Join(dir, "kallsyms")}})
 		if err != nil {
 			t.Fatal(err)

@@ -20,6 +20,7 @@ package session
 import (
 	"context"
 	"io"
+	"runtime"
 
 	"github.com/perfstitch/perfstitch/decode"
 	"github.com/perfstitch/perfstitch/stitch"
@@ -83,7 +84,22 @@ type Options struct {
 	// Progress, if set, is called on the caller's goroutine every few
 	// thousand items with the input offset reached (see [Session.Size]).
 	Progress func(offset int64)
+
+	// Jobs is how many goroutines the run may keep busy; 0 means
+	// GOMAXPROCS. With 1, or for a pipe-mode stream, symbolization runs
+	// on the caller's goroutine, in Next. With 2 or more it runs on a
+	// goroutine of its own (the symbolizer's state is never shared),
+	// 2*Jobs+2 batches of [BatchSize] items ahead of the caller at most,
+	// and Next hands out copies from them ([Batch]); so do NextBatch's
+	// batches, which other goroutines may read (the formatting workers
+	// of perfstitch script). Either way the items are the same and in
+	// the same order. Decode and stitch run on the producer goroutine in
+	// both cases.
+	Jobs int
 }
+
+// maxBatches bounds the number of batches in circulation.
+const maxBatches = 34
 
 // Session is one run of a recording through decode, stitch and
 // symbolize. Next yields, in time order (or perf's, see Options.Ordering), every sample that passes the
@@ -120,6 +136,16 @@ type Session struct {
 	// Decode and stitch run in a producer goroutine that hands copies
 	// of their items over in batches (see producer).
 	prod *producer
+
+	// Concurrent sessions (Options.Jobs): symbolization runs in step on
+	// the resolver's goroutine, and offset is the input offset reached,
+	// which the consumer reports.
+	res    *resolver
+	offset int64
+
+	// NextBatch's recycled batches in a session that is not concurrent.
+	batches      chan *Batch
+	batchesEnded bool
 }
 
 // Open opens the input opts names and sets up stitching and
@@ -130,7 +156,7 @@ func Open(ctx context.Context, opts Options) (*Session, error) {
 	if err != nil {
 		return nil, err
 	}
-	s := &Session{ctx: ctx, opts: opts, file: f, size: size, show: map[decode.RecordType]bool{}}
+	s := &Session{ctx: ctx, opts: opts, file: f, size: size, show: map[decode.RecordType]bool{}, batches: make(chan *Batch, 2)}
 	if err := s.setup(); err != nil {
 		f.Close()
 		return nil, err
@@ -181,17 +207,73 @@ func (s *Session) setup() error {
 	}
 	s.st = stitch.New(s.recs, stOpts)
 	s.prod.start(s.st)
+	jobs := s.opts.Jobs
+	if jobs <= 0 {
+		jobs = runtime.GOMAXPROCS(0)
+	}
+	// In pipe mode the decoder changes the attrs while it reads (see
+	// producer.quiesce), which only a consumer on the symbolizer's
+	// goroutine is sure to have finished with.
+	if jobs > 1 && !f.Header.Pipe {
+		s.res = newResolver(s, min(2*jobs+2, maxBatches))
+		go s.res.run()
+	}
 	return nil
 }
 
-// Next advances to the next sample or shown record.
+// Concurrent reports whether symbolization runs on a goroutine of its
+// own (Options.Jobs), so that batches from NextBatch may be read on
+// other goroutines while the session goes on.
+func (s *Session) Concurrent() bool { return s.res != nil }
+
+// Next advances to the next sample or shown record; see [Session.step].
+// A session is read either by Next or by NextBatch, not both.
+func (s *Session) Next() bool {
+	if s.res != nil {
+		return s.res.next()
+	}
+	return s.step()
+}
+
+// NextBatch returns the next run of items (samples and shown records, as
+// Next yields them one by one), or nil at the end (then Err says why).
+// The caller gives each batch back with [Batch.Release]; a batch of a
+// [Session.Concurrent] session may be read, and released, on any
+// goroutine while the session goes on, and holding batches holds the
+// session back. In a session that is not concurrent the batch is filled
+// on the caller's goroutine, and it must be released before the next
+// call.
+func (s *Session) NextBatch() *Batch {
+	if s.res != nil {
+		return s.res.nextBatch()
+	}
+	if s.batchesEnded {
+		return nil
+	}
+	var b *Batch
+	select {
+	case b = <-s.batches:
+	default:
+		b = &Batch{free: s.batches}
+	}
+	s.fill(b)
+	s.batchesEnded = b.last
+	if b.n == 0 {
+		b.Release()
+		return nil
+	}
+	return b
+}
+
+// step advances to the next sample or shown record, running the
+// symbolizer.
 //
 // The stitcher delivers a completed deferred sample when its record
 // arrives (stitch.ArrivalOrder or PerfOrder), and the sample is resolved
 // then, with the process model of that moment, as perf resolves it. By
 // time (Options.Ordering), the items that must follow a sample still
 // waiting in the stitcher are held, resolved, until it comes.
-func (s *Session) Next() bool {
+func (s *Session) step() bool {
 	if s.cur != nil {
 		s.ro.put(s.cur)
 		s.cur = nil
@@ -298,14 +380,30 @@ func (s *Session) yieldRecord(r decode.Record) bool {
 
 // Hidden reports whether the current sample is one a thread or symbol
 // filter hides (see Options.CountHidden).
-func (s *Session) Hidden() bool { return s.hidden }
+func (s *Session) Hidden() bool {
+	if s.res != nil {
+		return s.res.cur != nil && s.res.item().hidden
+	}
+	return s.hidden
+}
 
 // Event returns the current sample, or nil if the current item is a
 // record. It is valid until the next call to Next.
 func (s *Session) Event() *symbolize.Event {
+	if s.res != nil {
+		if s.res.cur == nil {
+			return nil
+		}
+		return s.res.cur.Event(s.res.pos - 1)
+	}
 	if !s.isSample {
 		return nil
 	}
+	return s.event()
+}
+
+// event returns step's current sample.
+func (s *Session) event() *symbolize.Event {
 	if s.cur != nil {
 		return &s.cur.ev
 	}
@@ -315,9 +413,20 @@ func (s *Session) Event() *symbolize.Event {
 // Record returns the current record, or nil if the current item is a
 // sample. It is valid until the next call to Next.
 func (s *Session) Record() *symbolize.Record {
+	if s.res != nil {
+		if s.res.cur == nil {
+			return nil
+		}
+		return s.res.cur.Record(s.res.pos - 1)
+	}
 	if s.isSample {
 		return nil
 	}
+	return s.record()
+}
+
+// record returns step's current record.
+func (s *Session) record() *symbolize.Record {
 	if s.cur != nil {
 		return &s.cur.rec.rec
 	}
@@ -325,7 +434,12 @@ func (s *Session) Record() *symbolize.Record {
 }
 
 // Err returns the error that ended the iteration.
-func (s *Session) Err() error { return s.err }
+func (s *Session) Err() error {
+	if s.res != nil {
+		return s.res.err
+	}
+	return s.err
+}
 
 // File returns the open recording (attrs, header, feature data).
 func (s *Session) File() *decode.File { return s.file }
@@ -337,7 +451,9 @@ func (s *Session) Size() int64 { return s.size }
 func (s *Session) Attrs() []*decode.EventAttr { return s.file.Attrs }
 
 // ThreadComm returns the command thread tid has in the process model so
-// far: at the end of the input, its last one.
+// far: at the end of the input, its last one. In a concurrent session
+// (Options.Jobs) call it only once Next has returned false: the model
+// belongs to the symbolizer's goroutine until then.
 func (s *Session) ThreadComm(tid int32) string { return s.sym.Comm(-1, tid) }
 
 // DecodeStats returns the decoder's counts; call it once Next has
@@ -348,13 +464,22 @@ func (s *Session) DecodeStats() *decode.Stats { return s.recs.Stats() }
 // returned false.
 func (s *Session) StitchStats() *stitch.Stats { return s.st.Stats() }
 
-// Symbolizer returns the symbolizer (for its diagnostics).
+// Symbolizer returns the symbolizer (for its diagnostics). In a
+// concurrent session it runs on a goroutine of its own until Next has
+// returned false; a consumer that asks it about a sample as the sample
+// comes (source lines, mapping sizes) needs Options.Jobs 1.
 func (s *Session) Symbolizer() *symbolize.Symbolizer { return s.sym }
 
-// Close stops the producer and closes the input.
+// Close stops the goroutines and closes the input.
 func (s *Session) Close() error {
+	if s.res != nil {
+		s.res.stop()
+	}
 	if s.prod != nil {
 		s.prod.stop()
+	}
+	if s.res != nil {
+		<-s.res.done
 	}
 	return s.file.Close()
 }
@@ -387,6 +512,10 @@ func (s *Session) progress(e stitch.Event) {
 		off = e.Record.Common().Offset
 	}
 	if off > 0 {
+		if s.res != nil {
+			s.offset = off // the consumer reports it (resolver.nextBatch)
+			return
+		}
 		s.opts.Progress(off)
 	}
 }
