@@ -35,12 +35,7 @@ var dumpCases = []struct {
 
 // dumpPending lists the goldens perfstitch does not reproduce yet, with
 // the reason; they are checked to still differ.
-var dumpPending = map[string]string{
-	// perf 7.3.4 prints the -I sections (CPU and NUMA topology, memory
-	// nodes) of the pipe's HEADER_FEATURE records in full.
-	"pipe/7.3/script": "-I sections",
-	"pipe/7.3/report": "-I sections",
-}
+var dumpPending = map[string]string{}
 
 // TestScriptDump: script -D and report -D against perf 6.1's and perf
 // 7.3.4's own dumps of the testdata recordings, byte for byte. Each runs
@@ -144,9 +139,6 @@ var dumpCorpusPending = map[string]string{
 	// inlined in a frame-pointer chain (dialect InlineAllChains), which
 	// perfstitch does not for Go yet (TestPerf7Script).
 	"go-goroutines 7.3 script": "Go inline frames in the script text",
-	// perf 7.3.4 prints the -I sections of the HEADER_FEATURE records.
-	"pipe-mode 7.3 script": "-I sections",
-	"pipe-mode 7.3 report": "-I sections",
 }
 
 // TestScriptDumpCorpus: script -D and report -D of every corpus case in

@@ -303,7 +303,7 @@ func (rs *Records) nextTimed() bool {
 // queue.
 func (rs *Records) enqueue(rec []byte, off, inner int64, key uint64) {
 	if key < rs.lastFlush {
-		rs.outOfOrder(rec, off, key)
+		rs.outOfOrder()
 	}
 	if key > rs.maxTime {
 		rs.maxTime = key

@@ -92,13 +92,11 @@ func (rs *Records) overBudget(t RecordType) {
 
 // outOfOrder counts a record queued with a time older than the last
 // flush point (it is delivered late, at the next flush, as perf's
-// ordered events deliver it) and warns of the first, with its place.
-func (rs *Records) outOfOrder(rec []byte, off int64, key uint64) {
+// ordered events deliver it). The count is reported in perf's own words
+// at the end of the run ("N out of order events recorded.", cmd's
+// perfWarnings) and in stats, so it is not warned of here as well.
+func (rs *Records) outOfOrder() {
 	rs.d.stats.OutOfOrder++
-	if rs.d.stats.OutOfOrder == 1 {
-		rs.d.warn(&FormatError{Offset: off, Record: RecordType(rs.d.e.u32(rec)), Field: "time", Err: fmt.Errorf(
-			"%d is older than %d, where a round was already delivered: delivered late (perf: out of order event)", key, rs.lastFlush)})
-	}
 }
 
 // untimedSample warns of a sample whose time is 0 or 2^64-1 in time

@@ -151,7 +151,7 @@ func Ordering() ([]Case, error) {
 		return nil, err
 	}
 	const maxTime = ^uint64(0)
-	if err := add("round times max", 5, "time: 30 is older than 18446744073709551614, where a round was already delivered",
+	if err := add("round times max", 5, "Warning:\n1 out of order events recorded.\n",
 		Sample(10, 2), Sample(maxTime, 1), Round(), Sample(maxTime-1, 1), Round(), Round(), Sample(30, 1), Sample(maxTime, 1), Round(), Round()); err != nil {
 		return nil, err
 	}
@@ -160,7 +160,7 @@ func Ordering() ([]Case, error) {
 		recs = append(recs, Sample(1+i, 1))
 	}
 	recs = append(recs, Round(), Round())
-	if err := add("99,999 out-of-order events", OutOfOrder+1, "time: 1 is older than 1000000, where a round was already delivered: delivered late", recs...); err != nil {
+	if err := add("99,999 out-of-order events", OutOfOrder+1, "Warning:\n99999 out of order events recorded.\n", recs...); err != nil {
 		return nil, err
 	}
 	return cases, nil
