@@ -170,6 +170,14 @@ type chainNode struct {
 
 	// sorted are the children to print, heaviest first, after pruning.
 	sorted []*chainNode
+
+	// last is the child the last search found for the key lastKey,
+	// while the tree held lastLen children: the search for the same key
+	// ends there again while the tree is unchanged (a split, which
+	// rebuilds it, clears last).
+	last    *chainNode
+	lastKey entryKey
+	lastLen int32
 }
 
 // childRef is a child in its parent's tree with a copy of the child's
@@ -212,8 +220,11 @@ func (root *chainNode) appendChain(chain []chainEntry, period uint64) {
 func (n *chainNode) appendChildren(chain []chainEntry, period uint64) {
 	// The walk finds the same node, or the same place for a new one, as
 	// FindOrInsert would, without a closure or a key to allocate.
-	if c := n.children.Find(childRef{first: chain[0].entryKey}, childOrder); c >= 0 {
-		n.children.Value(c).node.appendHere(chain, period)
+	if n.last != nil && n.lastLen == int32(n.children.Len()) && n.lastKey == chain[0].entryKey {
+		n.last.appendHere(chain, period)
+	} else if c := n.children.Find(childRef{first: chain[0].entryKey}, childOrder); c >= 0 {
+		n.last, n.lastKey, n.lastLen = n.children.Value(c).node, chain[0].entryKey, int32(n.children.Len())
+		n.last.appendHere(chain, period)
 	} else {
 		n.addChild(&chainNode{parent: n, val: append([]chainEntry(nil), chain...), hit: period, count: 1})
 	}
@@ -264,6 +275,8 @@ func (n *chainNode) split(rest []chainEntry, keep int, period uint64) {
 	}
 	n.val = n.val[:keep:keep]
 	n.children = rbtree.Tree[childRef]{}
+	moved.last, moved.lastKey, moved.lastLen = n.last, n.lastKey, n.lastLen
+	n.last = nil
 	n.addChild(moved)
 	n.childrenHit = moved.cumulHits()
 	n.childrenCount = moved.cumulCounts()
