@@ -74,19 +74,23 @@ const (
 )
 
 // chainEntry is one frame of a callchain as the tree compares and prints
-// it (perf's callchain_list).
+// it (perf's callchain_list). It holds only what the tree needs, 56 bytes:
+// a tree node keeps a copy of every entry of its run.
 type chainEntry struct {
+	entryKey
+	// line labels a resolved entry with -g address: its srcline, "" if
+	// none.
+	line string
+}
+
+// entryKey is what the tree compares of a chainEntry (compareEntries).
+type entryKey struct {
 	name    string // symbol name; "" if unresolved
 	ip      uint64 // absolute address as recorded
-	dsoRank int    // stands in for perf's dso pointer order; -1 no map
 	start   uint64 // symbol start within its DSO, if resolved
-	dso     string // short DSO name, "" without a map
-	kernel  bool   // in the kernel address space
-	keyInfo
-	// byAddr: call graphs key entries by address (-g address), and
-	// label resolved ones with their srcline (line: "" if none).
+	dsoRank int32  // stands in for perf's dso pointer order; -1 no map
+	// byAddr: call graphs key entries by address (-g address).
 	byAddr   bool
-	line     string
 	inlined  bool
 	resolved bool
 }
@@ -121,7 +125,7 @@ func hexAlt(v uint64) string {
 // the default "function" key: inlined frames by name, resolved frames by
 // DSO and symbol start, the rest by DSO and address. It returns -1 when a
 // sorts before b, 0 when they are the same frame.
-func compareEntries(a, b *chainEntry) int {
+func compareEntries(a, b *entryKey) int {
 	if a.byAddr || b.byAddr { // perf's match_chain_dso_addresses
 		return compareDSOAddr(a.dsoRank, a.ip, b.dsoRank, b.ip)
 	}
@@ -134,7 +138,7 @@ func compareEntries(a, b *chainEntry) int {
 	return compareDSOAddr(a.dsoRank, a.ip, b.dsoRank, b.ip)
 }
 
-func compareDSOAddr(ra int, a uint64, rb int, b uint64) int {
+func compareDSOAddr(ra int32, a uint64, rb int32, b uint64) int {
 	switch {
 	case ra != rb:
 		if ra < rb {
@@ -158,7 +162,7 @@ type chainNode struct {
 	// left). That comparison is not a total order (resolved entries
 	// compare symbol starts, others addresses), so the tree's shape
 	// decides which child a chain joins, as in perf.
-	children      rbtree.Tree[*chainNode]
+	children      rbtree.Tree[childRef]
 	hit           uint64
 	childrenHit   uint64
 	count         uint64
@@ -167,9 +171,36 @@ type chainNode struct {
 	// sorted are the children to print, heaviest first, after pruning.
 	sorted []*chainNode
 
-	// probe is the root's search key for its tree's child lookups, kept
-	// so that adding a chain allocates nothing when its nodes exist.
-	probe *chainNode
+	// last is the child the last search found for the key lastKey,
+	// while the tree held lastLen children: the search for the same key
+	// ends there again while the tree is unchanged (a split, which
+	// rebuilds it, clears last).
+	last    *chainNode
+	lastKey entryKey
+	lastLen int32
+}
+
+// childRef is a child in its parent's tree with a copy of the child's
+// first entry, the one the tree compares: a search then reads the tree's
+// own slice, not every child it passes.
+type childRef struct {
+	first entryKey
+	node  *chainNode
+}
+
+// kids returns n's children in tree order.
+func (n *chainNode) kids() []*chainNode {
+	out := make([]*chainNode, 0, n.children.Len())
+	for c := n.children.First(); c >= 0; c = n.children.Next(c) {
+		out = append(out, n.children.Value(c).node)
+	}
+	return out
+}
+
+// addChild links c into n's tree where match_chain on its first entry
+// puts it.
+func (n *chainNode) addChild(c *chainNode) {
+	n.children.FindOrInsert(childRef{first: c.val[0].entryKey, node: c}, childOrder, nil)
 }
 
 func (n *chainNode) cumulHits() uint64   { return n.hit + n.childrenHit }
@@ -181,24 +212,21 @@ func (root *chainNode) appendChain(chain []chainEntry, period uint64) {
 	if len(chain) == 0 {
 		return
 	}
-	if root.probe == nil {
-		root.probe = &chainNode{}
-	}
-	root.appendChildren(chain, period, root.probe)
+	root.appendChildren(chain, period)
 }
 
 // appendChildren finds the child whose first entry matches chain[0] and
 // continues there, or adds a new child (perf's append_chain_children).
-func (n *chainNode) appendChildren(chain []chainEntry, period uint64, probe *chainNode) {
+func (n *chainNode) appendChildren(chain []chainEntry, period uint64) {
 	// The walk finds the same node, or the same place for a new one, as
 	// FindOrInsert would, without a closure or a key to allocate.
-	probe.val = chain
-	c := n.children.Find(probe, childOrder)
-	probe.val = nil
-	if c >= 0 {
-		n.children.Value(c).appendHere(chain, period, probe)
+	if n.last != nil && n.lastLen == int32(n.children.Len()) && n.lastKey == chain[0].entryKey {
+		n.last.appendHere(chain, period)
+	} else if c := n.children.Find(childRef{first: chain[0].entryKey}, childOrder); c >= 0 {
+		n.last, n.lastKey, n.lastLen = n.children.Value(c).node, chain[0].entryKey, int32(n.children.Len())
+		n.last.appendHere(chain, period)
 	} else {
-		n.children.FindOrInsert(&chainNode{parent: n, val: append([]chainEntry(nil), chain...), hit: period, count: 1}, childOrder, nil)
+		n.addChild(&chainNode{parent: n, val: append([]chainEntry(nil), chain...), hit: period, count: 1})
 	}
 	n.childrenHit += period
 	n.childrenCount++
@@ -207,14 +235,15 @@ func (n *chainNode) appendChildren(chain []chainEntry, period uint64, probe *cha
 // childOrder places chain node a among its siblings as perf's
 // append_chain_children does: to the left of b when b's first entry is
 // smaller (match_chain gives MATCH_LT), zero when they match.
-func childOrder(a, b *chainNode) int {
-	return compareEntries(&b.val[0], &a.val[0])
+func childOrder(a, b childRef) int {
+	return compareEntries(&b.first, &a.first)
 }
 
-// appendHere continues a chain whose first entry matches n.val[0].
-func (n *chainNode) appendHere(chain []chainEntry, period uint64, probe *chainNode) {
-	m := 0
-	for m < len(n.val) && m < len(chain) && compareEntries(&n.val[m], &chain[m]) == 0 {
+// appendHere continues a chain whose first entry matches n.val[0] (the
+// search compared them).
+func (n *chainNode) appendHere(chain []chainEntry, period uint64) {
+	m := 1
+	for m < len(n.val) && m < len(chain) && compareEntries(&n.val[m].entryKey, &chain[m].entryKey) == 0 {
 		m++
 	}
 	switch {
@@ -224,7 +253,7 @@ func (n *chainNode) appendHere(chain []chainEntry, period uint64, probe *chainNo
 		n.hit += period
 		n.count++
 	default:
-		n.appendChildren(chain[m:], period, probe)
+		n.appendChildren(chain[m:], period)
 	}
 }
 
@@ -241,12 +270,14 @@ func (n *chainNode) split(rest []chainEntry, keep int, period uint64) {
 		count:         n.count,
 		childrenCount: n.childrenCount,
 	}
-	for _, c := range moved.children.Values() {
-		c.parent = moved
+	for c := moved.children.First(); c >= 0; c = moved.children.Next(c) {
+		moved.children.Value(c).node.parent = moved
 	}
 	n.val = n.val[:keep:keep]
-	n.children = rbtree.Tree[*chainNode]{}
-	n.children.FindOrInsert(moved, childOrder, nil)
+	n.children = rbtree.Tree[childRef]{}
+	moved.last, moved.lastKey, moved.lastLen = n.last, n.lastKey, n.lastLen
+	n.last = nil
+	n.addChild(moved)
 	n.childrenHit = moved.cumulHits()
 	n.childrenCount = moved.cumulCounts()
 	if len(rest) == 0 {
@@ -258,8 +289,8 @@ func (n *chainNode) split(rest []chainEntry, keep int, period uint64) {
 	n.count = 0
 	n.childrenHit += period
 	n.childrenCount++
-	c := &chainNode{parent: n, val: append([]chainEntry(nil), rest...), hit: period, count: 1}
-	n.children.FindOrInsert(c, childOrder, nil) // the second child: rest differs from moved
+	// the second child: rest differs from moved
+	n.addChild(&chainNode{parent: n, val: append([]chainEntry(nil), rest...), hit: period, count: 1})
 }
 
 // sortGraph orders every node's children by cumulated weight, heaviest
@@ -272,7 +303,7 @@ func (n *chainNode) sortGraph(minHit uint64, relative bool, minFrac float64) {
 	if relative {
 		limit = uint64(ceil(float64(n.childrenHit) * minFrac))
 	}
-	for _, c := range n.children.Values() {
+	for _, c := range n.kids() {
 		c.sortGraph(minHit, relative, minFrac)
 		if c.cumulHits() >= limit {
 			n.sorted = append(n.sorted, c)
@@ -298,7 +329,7 @@ func (n *chainNode) flatNodes(minHit uint64) []*chainNode {
 	var out []*chainNode
 	var walk func(*chainNode)
 	walk = func(x *chainNode) {
-		for _, c := range x.children.Values() {
+		for _, c := range x.kids() {
 			walk(c)
 		}
 		if x.hit > 0 && x.hit >= minHit {
@@ -479,7 +510,7 @@ func (p *graphPrinter) printLevel(nodes []*chainNode, total uint64, depth int, m
 				rem.count -= c.cumulCounts()
 			}
 		}
-		p.entryLine(rem, &chainEntry{name: "[...]", resolved: true, inlined: p.remInlined}, depth, newMask, 0, total, margin)
+		p.entryLine(rem, &chainEntry{entryKey: entryKey{name: "[...]", resolved: true, inlined: p.remInlined}}, depth, newMask, 0, total, margin)
 	}
 }
 
@@ -535,7 +566,7 @@ func (n *chainNode) merge(src *chainNode, unresolved bool) {
 		if x.hit > 0 && len(path) > 0 {
 			n.appendChain(path, x.hit)
 		}
-		for _, c := range x.children.Values() {
+		for _, c := range x.kids() {
 			walk(c)
 		}
 		path = path[:keep]

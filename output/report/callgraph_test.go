@@ -10,9 +10,9 @@ import (
 // stay apart when an unresolved entry between them sends the search the
 // other way, as perf report shows them (a function listed twice).
 func TestChainChildrenTreeShape(t *testing.T) {
-	a := chainEntry{name: "make_child", resolved: true, dsoRank: 1, start: 0x100, ip: 0x5000}
-	u := chainEntry{dsoRank: 1, ip: 0x3000}
-	b := chainEntry{name: "make_child", resolved: true, dsoRank: 1, start: 0x100, ip: 0x1000}
+	a := chainEntry{entryKey: entryKey{name: "make_child", resolved: true, dsoRank: 1, start: 0x100, ip: 0x5000}}
+	u := chainEntry{entryKey: entryKey{dsoRank: 1, ip: 0x3000}}
+	b := chainEntry{entryKey: entryKey{name: "make_child", resolved: true, dsoRank: 1, start: 0x100, ip: 0x1000}}
 	tests := []struct {
 		name  string
 		order []chainEntry
@@ -29,7 +29,7 @@ func TestChainChildrenTreeShape(t *testing.T) {
 			root.appendChain([]chainEntry{e}, 1)
 		}
 		var got []uint64
-		for _, c := range root.children.Values() {
+		for _, c := range root.kids() {
 			got = append(got, c.val[0].ip)
 		}
 		if len(got) != len(tt.want) {

@@ -18,9 +18,9 @@ import (
 // dialect, and in perf 7.3.4's loses them: its entries print as addresses
 // and match the survivor's entries by address only.
 func TestMergedChainsUnresolved(t *testing.T) {
-	main := chainEntry{name: "main", resolved: true, dsoRank: 1, start: 0x100, ip: 0x110}
-	mainOther := chainEntry{name: "main", resolved: true, dsoRank: 1, start: 0x100, ip: 0x120}
-	work := chainEntry{name: "work", resolved: true, dsoRank: 1, start: 0x200, ip: 0x210}
+	main := chainEntry{entryKey: entryKey{name: "main", resolved: true, dsoRank: 1, start: 0x100, ip: 0x110}}
+	mainOther := chainEntry{entryKey: entryKey{name: "main", resolved: true, dsoRank: 1, start: 0x100, ip: 0x120}}
+	work := chainEntry{entryKey: entryKey{name: "work", resolved: true, dsoRank: 1, start: 0x200, ip: 0x210}}
 	tests := []struct {
 		name       string
 		unresolved bool
@@ -48,12 +48,12 @@ func TestMergedChainsUnresolved(t *testing.T) {
 // graphString renders the children of n as "label:weight[children]".
 func graphString(n *chainNode) string {
 	var parts []string
-	for _, c := range n.children.Values() {
+	for _, c := range n.kids() {
 		s := c.val[0].label() + ":" + strconv.FormatUint(c.cumulHits(), 10)
 		rest := &chainNode{children: c.children}
 		if len(c.val) > 1 {
 			rest = &chainNode{}
-			rest.children.FindOrInsert(&chainNode{val: c.val[1:], hit: c.hit, children: c.children, childrenHit: c.childrenHit}, childOrder, nil)
+			rest.addChild(&chainNode{val: c.val[1:], hit: c.hit, children: c.children, childrenHit: c.childrenHit})
 		}
 		if inner := graphString(rest); inner != "" {
 			s += "[" + inner + "]"
@@ -100,13 +100,13 @@ func TestSymComparesDSO(t *testing.T) {
 func TestCookieEntry(t *testing.T) {
 	r := New(Options{Children: true})
 	cookie := symbolize.Frame{Addr: 0xc500000002, MapAddr: 0xc500000002, DSO: "[unknown]", DSOShort: "[unknown]", Reason: symbolize.Special, Cookie: true}
-	e := r.entryOf(&cookie, 0, false, false)
-	if e.dso != "" || e.dsoRank != -1 || e.resolved || e.label() != "0xc500000002" {
-		t.Errorf("cookie entry %+v (label %q), want no map, unresolved, label 0xc500000002", e, e.label())
+	e, x := r.entryOf(&cookie, 0, false, false)
+	if x.dso != "" || x.mapped || e.dsoRank != -1 || e.resolved || e.label() != "0xc500000002" {
+		t.Errorf("cookie entry %+v %+v (label %q), want no map, unresolved, label 0xc500000002", e, x, e.label())
 	}
 	kernel := symbolize.Frame{Addr: 0xffffffff81000000, DSO: "[kernel.kallsyms]", DSOShort: "[kernel.kallsyms]", Symbol: "do_syscall_64", Reason: symbolize.Resolved, Kernel: true}
-	if e := r.entryOf(&kernel, 0, false, false); e.dso != "[kernel.kallsyms]" || !e.resolved {
-		t.Errorf("kernel entry %+v, want resolved in [kernel.kallsyms]", e)
+	if e, x := r.entryOf(&kernel, 0, false, false); x.dso != "[kernel.kallsyms]" || !x.kernel || !e.resolved {
+		t.Errorf("kernel entry %+v %+v, want resolved in [kernel.kallsyms]", e, x)
 	}
 }
 
@@ -119,11 +119,11 @@ func TestPerfBufferClip(t *testing.T) {
 		e    chainEntry
 		want int
 	}{
-		{"short", chainEntry{name: "main", resolved: true}, 4},
-		{"exactly 1023", chainEntry{name: long[:1023], resolved: true}, 1023},
-		{"long", chainEntry{name: long, resolved: true}, 1023},
-		{"long inlined", chainEntry{name: long[:1020], resolved: true, inlined: true}, 1023},
-		{"address", chainEntry{ip: 0x44d125}, len("0x44d125")},
+		{"short", chainEntry{entryKey: entryKey{name: "main", resolved: true}}, 4},
+		{"exactly 1023", chainEntry{entryKey: entryKey{name: long[:1023], resolved: true}}, 1023},
+		{"long", chainEntry{entryKey: entryKey{name: long, resolved: true}}, 1023},
+		{"long inlined", chainEntry{entryKey: entryKey{name: long[:1020], resolved: true, inlined: true}}, 1023},
+		{"address", chainEntry{entryKey: entryKey{ip: 0x44d125}}, len("0x44d125")},
 	}
 	for _, tt := range tests {
 		if got := len(tt.e.label()); got != tt.want {

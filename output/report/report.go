@@ -177,16 +177,34 @@ type Report struct {
 	opts     Options
 	sections []*reportSection
 	byAttr   map[*decode.EventAttr]*reportSection
-	dsoRank  map[string]int
+	dsoRank  map[string]int32
 	// LostSamples is the number of samples the kernel reported lost
 	// (PERF_RECORD_LOST_SAMPLES), printed in the perf format header.
 	LostSamples uint64
 	hasChains   bool
-	cursor      []chainEntry
-	frames      []symbolize.Frame // --max-stack's cut of a sample's frames, reused
-	cache       []*histEntry
-	tmpl        histEntry // the entry being looked up, reused
-	groups      []EventGroup
+	// cursor is the sample's callchain in print order; extra holds what
+	// the cumulative entries of --children need of each of its frames.
+	cursor []chainEntry
+	extra  []frameExtra
+	frames []symbolize.Frame // --max-stack's cut of a sample's frames, reused
+	// cache are the entries a sample's chain added to so far, sigs their
+	// symbols (the dup check's pre-filter).
+	cache  []*histEntry
+	sigs   []symSig
+	tmpl   histEntry // the entry being looked up, reused
+	groups []EventGroup
+	// memo, if not nil, remembers where histogram lookups ended
+	// (histMemo); nil when a sort key compares computed texts (srcline).
+	memo map[histKey]histMemo
+}
+
+// frameExtra is what a cumulative entry (--children) takes from a frame
+// beyond its chainEntry.
+type frameExtra struct {
+	dso    string // short DSO name, "" without a map
+	kernel bool   // in the kernel address space
+	mapped bool   // the frame has a map (and is not a cookie)
+	keyInfo
 }
 
 // reportSection is the histogram of one event.
@@ -196,7 +214,10 @@ type reportSection struct {
 	index int
 	// entries is perf's hists->entries_in: the entries in the order of
 	// the sort keys' compare functions, looked up through the tree.
-	entries     rbtree.Tree[*histEntry]
+	entries rbtree.Tree[*histEntry]
+	// version counts the insertions into entries: a remembered lookup
+	// (histMemo) holds while it is unchanged.
+	version     uint32
 	collapsed   bool
 	nrSamples   uint64
 	totalPeriod uint64
@@ -244,11 +265,15 @@ func New(opts Options) *Report {
 	if opts.Compat.Version == "" {
 		opts.Compat = compat.Default
 	}
-	return &Report{
+	r := &Report{
 		opts:    opts,
 		byAttr:  make(map[*decode.EventAttr]*reportSection),
-		dsoRank: make(map[string]int),
+		dsoRank: make(map[string]int32),
 	}
+	if !r.needsKeyInfo() {
+		r.memo = make(map[histKey]histMemo)
+	}
+	return r
 }
 
 // AddRecord notes side-band records: MMAP/MMAP2 give the DSO creation
@@ -267,14 +292,14 @@ func (r *Report) AddRecord(rec *output.Record) error {
 // name) now, if it has not been seen before.
 func (r *Report) NoteDSO(name string) { r.rank(name) }
 
-func (r *Report) rank(name string) int {
+func (r *Report) rank(name string) int32 {
 	if strings.HasPrefix(name, "[kernel.kallsyms]") || name == "[kernel]" {
 		return 0 // the kernel DSO is created before any event is read
 	}
 	if k, ok := r.dsoRank[name]; ok {
 		return k
 	}
-	k := len(r.dsoRank) + 1
+	k := int32(len(r.dsoRank) + 1)
 	r.dsoRank[name] = k
 	return k
 }
@@ -310,13 +335,15 @@ func levelOf(s *decode.Sample) byte {
 	return '.'
 }
 
-func (r *Report) entryOf(f *symbolize.Frame, pid int32, caller, info bool) chainEntry {
-	e := chainEntry{ip: f.Addr, dsoRank: -1, kernel: f.Kernel}
+func (r *Report) entryOf(f *symbolize.Frame, pid int32, caller, info bool) (chainEntry, frameExtra) {
+	e := chainEntry{entryKey: entryKey{ip: f.Addr, dsoRank: -1}}
+	x := frameExtra{kernel: f.Kernel}
 	if info {
-		e.keyInfo = r.keyInfoOf(f, pid, caller)
+		x.keyInfo = r.keyInfoOf(f, pid, caller)
 	}
 	if f.Reason != symbolize.NoMap && !f.Cookie {
-		e.dso = f.DSOShort
+		x.dso = f.DSOShort
+		x.mapped = true
 		e.dsoRank = r.rank(f.DSO)
 	}
 	if r.opts.CallGraphAddress {
@@ -329,7 +356,7 @@ func (r *Report) entryOf(f *symbolize.Frame, pid int32, caller, info bool) chain
 		e.start = f.MapAddr - f.Offset
 		e.inlined = f.Inlined
 	}
-	return e
+	return e, x
 }
 
 // AddHidden adds a sample that a thread filter hides (perf report's
@@ -384,7 +411,7 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 		self.start = ev.IP.MapAddr - ev.IP.Offset
 	}
 	symDSO := symComparesDSO(r.opts.Sort, r.opts.Compat)
-	he := sec.findOrAdd(self, r.opts.Sort, symDSO)
+	he := r.findOrAdd(sec, self, symDSO)
 	he.self += period
 	he.nrSelf++
 	he.acc += period
@@ -407,6 +434,7 @@ func (r *Report) add(ev *symbolize.Event, hidden bool) error {
 func (r *Report) fillCursor(ev *symbolize.Event) (parent string) {
 	s := ev.Sample.Sample
 	r.cursor = r.cursor[:0]
+	r.extra = r.extra[:0]
 	info := r.needsKeyInfo() && r.opts.Children
 	frames := ev.Frames
 	if limit := r.opts.MaxStack; limit > 0 {
@@ -422,12 +450,13 @@ func (r *Report) fillCursor(ev *symbolize.Event) (parent string) {
 		if parent == "" && r.wantParent() && f.Reason == symbolize.Resolved && f.Symbol != "" && r.parentRE().MatchString(f.Symbol) {
 			parent = f.Symbol
 		}
-		r.cursor = append(r.cursor, r.entryOf(f, s.PID, false, info))
+		e, x := r.entryOf(f, s.PID, false, info)
+		r.cursor = append(r.cursor, e)
+		r.extra = append(r.extra, x)
 	}
 	if r.callerOrder() {
-		for i, j := 0, len(r.cursor)-1; i < j; i, j = i+1, j-1 {
-			r.cursor[i], r.cursor[j] = r.cursor[j], r.cursor[i]
-		}
+		slices.Reverse(r.cursor)
+		slices.Reverse(r.extra)
 	}
 	return parent
 }
@@ -442,16 +471,18 @@ func (r *Report) addCumulative(sec *reportSection, ev *symbolize.Event, he, self
 	// once, with the chain from that function on (perf's
 	// iter_add_next_cumulative_entry).
 	r.cache = append(r.cache[:0], he)
+	filter := r.memo != nil && slices.Contains(r.opts.Sort, SortSym)
+	r.sigs = append(r.sigs[:0], sigOf(he))
 	level := self.level
 	for i := range r.cursor {
-		c := &r.cursor[i]
+		c, x := &r.cursor[i], &r.extra[i]
 		tmpl := &r.tmpl
-		*tmpl = histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: c.dso, level: level, hidden: hidden,
-			cpu: self.cpu, time: self.time, parent: parent, keyInfo: c.keyInfo}
-		if c.resolved || c.dsoRank >= 0 {
+		*tmpl = histEntry{comm: ev.Comm, tid: s.TID, ip: c.ip, dso: x.dso, level: level, hidden: hidden,
+			cpu: self.cpu, time: self.time, parent: parent, keyInfo: x.keyInfo}
+		if c.resolved || x.mapped {
 			// fill_callchain_info: the node's maps decide the level;
 			// nodes without a map keep the one before.
-			if c.kernel && !r.opts.Compat.CumulativeUserLevel {
+			if x.kernel && !r.opts.Compat.CumulativeUserLevel {
 				tmpl.level = 'k'
 			} else {
 				tmpl.level = '.'
@@ -461,8 +492,15 @@ func (r *Report) addCumulative(sec *reportSection, ev *symbolize.Event, he, self
 		if c.resolved {
 			tmpl.resolved, tmpl.sym, tmpl.start, tmpl.inlined = true, c.name, c.start, c.inlined
 		}
+		// perf compares tmpl with every entry of the chain so far; the
+		// symbols' signatures skip those that cannot compare equal (a
+		// pure comparison: no sort key computes texts as it compares).
+		sig := sigOf(tmpl)
 		dup := false
-		for _, prev := range r.cache {
+		for j, prev := range r.cache {
+			if filter && r.sigs[j] != sig {
+				continue
+			}
 			if compareHist(prev, tmpl, r.opts.Sort, symDSO) == 0 {
 				dup = true
 				break
@@ -471,12 +509,28 @@ func (r *Report) addCumulative(sec *reportSection, ev *symbolize.Event, he, self
 		if dup {
 			continue
 		}
-		ce := sec.findOrAdd(tmpl, r.opts.Sort, symDSO)
+		ce := r.findOrAdd(sec, tmpl, symDSO)
 		ce.acc += period
 		ce.nrAcc++
 		r.cache = append(r.cache, ce)
+		r.sigs = append(r.sigs, sig)
 		ce.appendChain(r.cursor[i:], period)
 	}
+}
+
+// symSig is what of an entry's symbol decides whether sort__sym_cmp can
+// find it equal to another: two entries with different signatures never
+// compare equal on the sym key.
+type symSig struct {
+	addr     uint64 // symbol start if resolved, else the address
+	resolved bool
+}
+
+func sigOf(he *histEntry) symSig {
+	if he.resolved {
+		return symSig{he.start, true}
+	}
+	return symSig{he.ip, false}
 }
 
 func (he *histEntry) appendChain(chain []chainEntry, period uint64) {
@@ -494,13 +548,36 @@ func (r *Report) callerOrder() bool {
 	return r.opts.Children
 }
 
-func (s *reportSection) findOrAdd(tmpl *histEntry, keys []SortKey, symDSO bool) *histEntry {
-	found, _ := s.entries.FindOrInsert(tmpl, func(a, b *histEntry) int { return compareHist(a, b, keys, symDSO) }, func() *histEntry {
+// findOrAdd returns the entry of sec that perf's hists__findnew_entry
+// finds for tmpl, adding a copy of tmpl where the walk ends if none
+// matches.
+func (r *Report) findOrAdd(sec *reportSection, tmpl *histEntry, symDSO bool) *histEntry {
+	if r.memo == nil {
+		he, _ := sec.findOrAdd(tmpl, r.opts.Sort, symDSO)
+		return he
+	}
+	k := r.histKeyOf(sec, tmpl)
+	if m, ok := r.memo[k]; ok && m.version == sec.version {
+		return m.he
+	}
+	he, _ := sec.findOrAdd(tmpl, r.opts.Sort, symDSO)
+	if len(r.memo) >= maxMemo {
+		clear(r.memo)
+	}
+	r.memo[k] = histMemo{he: he, version: sec.version}
+	return he
+}
+
+func (s *reportSection) findOrAdd(tmpl *histEntry, keys []SortKey, symDSO bool) (*histEntry, bool) {
+	found, added := s.entries.FindOrInsert(tmpl, func(a, b *histEntry) int { return compareHist(a, b, keys, symDSO) }, func() *histEntry {
 		he := new(histEntry)
 		*he = *tmpl
 		return he
 	})
-	return s.entries.Value(found)
+	if added {
+		s.version++
+	}
+	return s.entries.Value(found), added
 }
 
 // collapse merges entries that compare equal, as perf's
@@ -536,6 +613,7 @@ func (s *reportSection) collapse(keys []SortKey, d compat.Dialect) {
 		dst.chain.merge(&he.chain, d.MergedChainsUnresolved)
 	}
 	s.entries = out
+	s.version++
 }
 
 func cmpNull(aNil, bNil bool) int {

@@ -156,7 +156,10 @@ func (r *Report) matchGroup(secs []*reportSection) map[*histEntry]*groupRow {
 			}
 			dummy := &histEntry{comm: m.comm, tid: m.tid, dso: m.dso, sym: m.sym, start: m.start, ip: m.ip,
 				resolved: m.resolved, inlined: m.inlined, level: m.level}
-			n, _ := leader.entries.FindOrInsert(dummy, byKeys, nil)
+			n, added := leader.entries.FindOrInsert(dummy, byKeys, nil)
+			if added {
+				leader.version++
+			}
 			gr := row(leader.entries.Value(n))
 			gr.self[i], gr.acc[i] = m.self, m.acc
 		}

@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	"fmt"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -183,6 +184,41 @@ func TestConvertUnit(t *testing.T) {
 		if got := strconv.FormatUint(v, 10) + string(u); got != tt.want {
 			t.Errorf("convertUnit(%d) = %q, want %q", tt.in, got, tt.want)
 		}
+	}
+}
+
+// BenchmarkReportHistogram measures the histogram alone: rows found or
+// added by the sort keys, no call graphs (perf report --no-children -g
+// none), with the default keys and with the symbol key first (where the
+// tree's order is not a total one).
+func BenchmarkReportHistogram(b *testing.B) {
+	evs := testevents.Events()
+	for _, keys := range [][]SortKey{DefaultSortKeys(), {SortSym}, {SortDSO}} {
+		b.Run(fmt.Sprint(keys), func(b *testing.B) {
+			r := New(Options{Sort: keys, CallGraph: CallGraphNone})
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r.Add(evs[i%len(evs)])
+			}
+		})
+	}
+}
+
+// BenchmarkReportChildren measures --children's cumulative entries: the
+// dup check and lookup of every callchain entry's row and the chain added
+// under it, in caller order (the default) and callee order.
+func BenchmarkReportChildren(b *testing.B) {
+	evs := testevents.Events()
+	for _, order := range []CallOrder{OrderCaller, OrderCallee} {
+		b.Run(map[CallOrder]string{OrderCaller: "caller", OrderCallee: "callee"}[order], func(b *testing.B) {
+			r := New(Options{Children: true, Order: order})
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				r.Add(evs[i%len(evs)])
+			}
+		})
 	}
 }
 
