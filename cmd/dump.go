@@ -139,14 +139,7 @@ func reportDumpRun(ctx context.Context, opts *ReportOptions) error {
 	if readErr != nil && ctx.Err() != nil {
 		return readErr
 	}
-	st := col.Stats(stats.Input{
-		File:        p.File(),
-		Records:     p.DecodeStats(),
-		Stitch:      p.StitchStats(),
-		Diagnostics: p.Symbolizer().Diagnostics(),
-		Compat:      opts.Common.dialect(),
-		Warnings:    opts.Common.warnings().Count(),
-	})
+	st := runStats(col, p, &opts.Common)
 	if err := st.WritePerf(w); err != nil {
 		return err
 	}

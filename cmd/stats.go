@@ -82,16 +82,22 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 	if readErr != nil && ctx.Err() != nil {
 		return readErr
 	}
-	st := col.Stats(stats.Input{
-		File:        p.File(),
-		Records:     p.DecodeStats(),
-		Stitch:      p.StitchStats(),
-		Diagnostics: p.Symbolizer().Diagnostics(),
-		Compat:      opts.Common.dialect(),
-		Warnings:    opts.Common.warnings().Count(),
-	})
+	st := runStats(col, p, &opts.Common)
 	if err := st.Write(opts.Common.IO.Out, opts.Format); err != nil {
 		return err
 	}
 	return readErr
+}
+
+// runStats is the audit of a finished run: col's counts with the
+// session's decode, stitch and symbol-source figures and the warnings.
+func runStats(col *stats.Collector, p *runSession, o *CommonOptions) *stats.Stats {
+	return col.Stats(stats.Input{
+		File:        p.File(),
+		Records:     p.DecodeStats(),
+		Stitch:      p.StitchStats(),
+		Diagnostics: p.Symbolizer().Diagnostics(),
+		Compat:      o.dialect(),
+		Warnings:    o.warnings().Count(),
+	})
 }

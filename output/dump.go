@@ -291,25 +291,9 @@ func (d *Dump) appendBody(b []byte, r decode.Record, raw []byte) []byte {
 	case *decode.HeaderEventType:
 		return append(b, "PERF_RECORD_EVENT_TYPE"...) // no newline
 	case *decode.Ksymbol:
-		b = append(b, "PERF_RECORD_KSYMBOL addr "...)
-		b = strconv.AppendUint(b, rr.Addr, 16)
-		b = append(b, " len "...)
-		b = strconv.AppendUint(b, uint64(rr.Len), 10)
-		b = append(b, " type "...)
-		b = strconv.AppendUint(b, uint64(rr.KsymType), 10)
-		b = append(b, " flags 0x"...)
-		b = strconv.AppendUint(b, uint64(rr.KsymFlags), 16)
-		b = append(b, " name "...)
-		b = append(b, rr.Name...)
-		return append(b, '\n')
+		return append(appendKsymbol(append(b, "PERF_RECORD_"...), rr), '\n')
 	case *decode.BPFEvent:
-		b = append(b, "PERF_RECORD_BPF_EVENT type "...)
-		b = strconv.AppendUint(b, uint64(rr.EventType), 10)
-		b = append(b, ", flags "...)
-		b = strconv.AppendUint(b, uint64(rr.Flags), 10)
-		b = append(b, ", id "...)
-		b = strconv.AppendUint(b, uint64(rr.ProgID), 10)
-		return append(b, '\n')
+		return append(appendBPFEvent(append(b, "PERF_RECORD_"...), rr), '\n')
 	case *decode.FinishedRound:
 		return append(b, "PERF_RECORD_FINISHED_ROUND\n"...)
 	case *decode.FinishedInit:

@@ -207,23 +207,9 @@ func appendRecordBody(b []byte, rec decode.Record) []byte {
 			b = append(b, ']')
 		}
 	case *decode.Ksymbol:
-		b = append(b, "KSYMBOL addr "...)
-		b = strconv.AppendUint(b, r.Addr, 16)
-		b = append(b, " len "...)
-		b = strconv.AppendUint(b, uint64(r.Len), 10)
-		b = append(b, " type "...)
-		b = strconv.AppendUint(b, uint64(r.KsymType), 10)
-		b = append(b, " flags 0x"...)
-		b = strconv.AppendUint(b, uint64(r.KsymFlags), 16)
-		b = append(b, " name "...)
-		b = append(b, r.Name...)
+		b = appendKsymbol(b, r)
 	case *decode.BPFEvent:
-		b = append(b, "BPF_EVENT type "...)
-		b = strconv.AppendUint(b, uint64(r.EventType), 10)
-		b = append(b, ", flags "...)
-		b = strconv.AppendUint(b, uint64(r.Flags), 10)
-		b = append(b, ", id "...)
-		b = strconv.AppendUint(b, uint64(r.ProgID), 10)
+		b = appendBPFEvent(b, r)
 	case *decode.Cgroup:
 		b = append(b, "CGROUP cgroup: "...)
 		b = strconv.AppendUint(b, r.CgroupID, 10)
@@ -329,4 +315,31 @@ func appendPokeBytes(b []byte, what string, p []byte) []byte {
 		}
 	}
 	return b
+}
+
+// appendKsymbol appends a KSYMBOL record's line after perf's
+// "PERF_RECORD_" (perf_event__fprintf_ksymbol: the side-band text and
+// the raw dump print the same).
+func appendKsymbol(b []byte, r *decode.Ksymbol) []byte {
+	b = append(b, "KSYMBOL addr "...)
+	b = strconv.AppendUint(b, r.Addr, 16)
+	b = append(b, " len "...)
+	b = strconv.AppendUint(b, uint64(r.Len), 10)
+	b = append(b, " type "...)
+	b = strconv.AppendUint(b, uint64(r.KsymType), 10)
+	b = append(b, " flags 0x"...)
+	b = strconv.AppendUint(b, uint64(r.KsymFlags), 16)
+	b = append(b, " name "...)
+	return append(b, r.Name...)
+}
+
+// appendBPFEvent appends a BPF_EVENT record's line after perf's
+// "PERF_RECORD_" (perf_event__fprintf_bpf), as appendKsymbol.
+func appendBPFEvent(b []byte, r *decode.BPFEvent) []byte {
+	b = append(b, "BPF_EVENT type "...)
+	b = strconv.AppendUint(b, uint64(r.EventType), 10)
+	b = append(b, ", flags "...)
+	b = strconv.AppendUint(b, uint64(r.Flags), 10)
+	b = append(b, ", id "...)
+	return strconv.AppendUint(b, uint64(r.ProgID), 10)
 }
