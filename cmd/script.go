@@ -366,6 +366,10 @@ func scriptSessionOptions(opts *ScriptOptions) session.Options {
 		so.Symbolize.DropExitedThreads = opts.dialect().ScriptForgetsExitedThreads
 	}
 	so.Symbolize.SrcLine = opts.Format == output.FormatText && opts.Fields.Wants(output.FieldSrcline)
+	switch opts.Format {
+	case output.FormatCollapsed, output.FormatFlameGraph, output.FormatFlameGraphHTML:
+		so.Jobs = opts.aggregateJobs()
+	}
 	if opts.Format == output.FormatPprof {
 		// pprof asks the symbolizer for mappings and source lines as it
 		// adds a sample: on the symbolizer's goroutine.

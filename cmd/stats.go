@@ -58,6 +58,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 	p, err := openSession(ctx, &opts.Common, session.Options{
 		// The counts do not depend on the order: nothing is held back.
 		Ordering: session.AsArrived,
+		Jobs:     opts.Common.aggregateJobs(),
 		Show:     []decode.RecordType{decode.RecordTypeLost, decode.RecordTypeLostSamples, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle},
 	})
 	if err != nil {
