@@ -41,34 +41,72 @@ func newCUIndex(d *dwarf.Data) (ix *cuIndex) {
 		}
 	}()
 	r := d.Reader()
-	for unit := 0; ; {
+	for unit := 0; ; unit++ {
+		if !ix.addUnit(d, r, unit) {
+			break
+		}
+		// On a unit DIE, SkipChildren moves to the next unit without
+		// reading the children (but the last unit's).
+		r.SkipChildren()
+	}
+	if ix.fallback {
+		return &cuIndex{fallback: true}
+	}
+	ix.finish()
+	return ix
+}
+
+// newSplitIndex is newCUIndex over a file read unit by unit: each unit's
+// dwarf.Data is made for its DIE and dropped (a lookup makes it again),
+// so the abbreviation tables of the units never looked up are not kept.
+func newSplitIndex(du *dwarfUnits) (ix *cuIndex) {
+	ix = &cuIndex{}
+	defer func() {
+		if recover() != nil {
+			ix.finish()
+		}
+	}()
+	for unit := range du.units {
+		d, err := du.make(unit)
+		if err != nil || !ix.addUnit(d, d.Reader(), unit) {
+			break
+		}
+	}
+	if ix.fallback {
+		return &cuIndex{fallback: true}
+	}
+	ix.finish()
+	return ix
+}
+
+// addUnit reads the next unit DIE with r (padding entries skipped) and
+// adds its ranges as those of unit; false at the end, on an error, or on
+// an entry that is no unit DIE (then ix.fallback is set).
+func (ix *cuIndex) addUnit(d *dwarf.Data, r *dwarf.Reader, unit int) bool {
+	for {
 		e, err := r.Next()
 		if err != nil || e == nil {
-			break
+			return false
 		}
 		switch e.Tag {
 		case 0:
 			continue // padding between units
 		case dwarf.TagCompileUnit, dwarf.TagPartialUnit, dwarf.TagTypeUnit, dwarf.TagSkeletonUnit:
 		default:
-			return &cuIndex{fallback: true}
+			ix.fallback = true
+			return false
 		}
 		rs, err := d.Ranges(e)
 		if err != nil {
-			break
+			return false
 		}
 		for _, rg := range rs {
 			if rg[0] < rg[1] {
 				ix.spans = append(ix.spans, cuSpan{lo: rg[0], hi: rg[1], unit: unit, off: e.Offset})
 			}
 		}
-		unit++
-		// On a unit DIE, SkipChildren moves to the next unit without
-		// reading the children (but the last unit's).
-		r.SkipChildren()
+		return true
 	}
-	ix.finish()
-	return ix
 }
 
 func (ix *cuIndex) finish() {
@@ -81,15 +119,42 @@ func (ix *cuIndex) finish() {
 	}
 }
 
-// seekPC positions r at the children of the unit holding pc and returns
-// the unit's DIE, as r.SeekPC(pc) would from a fresh reader.
-func (in *inlineInfo) seekPC(r *dwarf.Reader, pc uint64) (*dwarf.Entry, error) {
+// unitView is the compilation unit a lookup reads: its DIE, a reader
+// positioned at its children, and the data both belong to, whose offsets
+// start at base in the file's .debug_info.
+type unitView struct {
+	d    *dwarf.Data
+	r    *dwarf.Reader
+	cu   *dwarf.Entry
+	base dwarf.Offset
+}
+
+// seekPC returns the unit holding pc, its reader positioned at the
+// unit's children, as r.SeekPC(pc) would from a fresh reader of the
+// whole file's data.
+func (in *inlineInfo) seekPC(pc uint64) (unitView, error) {
 	if in.cus == nil {
-		in.cus = newCUIndex(in.d)
+		if in.split != nil {
+			in.cus = newSplitIndex(in.split)
+		} else {
+			in.cus = newCUIndex(in.d)
+		}
 	}
 	ix := in.cus
 	if ix.fallback {
-		return r.SeekPC(pc)
+		d := in.d
+		if d == nil {
+			// A split file whose units did not read as expected: read
+			// whole, as before the split.
+			var err error
+			if d, err = newDWARF(in.split.sec, in.split.sec["info"]); err != nil {
+				return unitView{}, err
+			}
+			in.d, in.split = d, nil
+		}
+		r := d.Reader()
+		cu, err := r.SeekPC(pc)
+		return unitView{d: d, r: r, cu: cu}, err
 	}
 	// The spans starting at or before pc, latest first, while one of
 	// them can still reach pc; the earliest unit wins.
@@ -101,8 +166,20 @@ func (in *inlineInfo) seekPC(r *dwarf.Reader, pc uint64) (*dwarf.Entry, error) {
 		}
 	}
 	if best < 0 {
-		return nil, dwarf.ErrUnknownPC
+		return unitView{}, dwarf.ErrUnknownPC
 	}
-	r.Seek(ix.spans[best].off)
-	return r.Next()
+	sp := &ix.spans[best]
+	u := unitView{d: in.d}
+	if in.split != nil {
+		d, err := in.split.unit(sp.unit)
+		if err != nil {
+			return unitView{}, err
+		}
+		u.d, u.base = d, in.split.base(sp.unit)
+	}
+	u.r = u.d.Reader()
+	u.r.Seek(sp.off)
+	cu, err := u.r.Next()
+	u.cu = cu
+	return u, err
 }

@@ -35,7 +35,17 @@ func TestCUIndexLikeSeekPC(t *testing.T) {
 }
 
 func checkCUIndex(t *testing.T, in *inlineInfo) {
-	ix := newCUIndex(in.d)
+	whole := in.d
+	var ix *cuIndex
+	if in.split != nil {
+		var err error
+		if whole, err = newDWARF(in.split.sec, in.split.sec["info"]); err != nil {
+			t.Fatalf("the file read whole: %v", err)
+		}
+		ix = newSplitIndex(in.split)
+	} else {
+		ix = newCUIndex(in.d)
+	}
 	if ix.fallback || len(ix.spans) == 0 {
 		t.Fatalf("no index (fallback %v, %d spans)", ix.fallback, len(ix.spans))
 	}
@@ -53,20 +63,25 @@ func checkCUIndex(t *testing.T, in *inlineInfo) {
 	}
 	pcs = append(pcs, 0, hi+0x1000)
 	for _, pc := range pcs {
-		want, wantErr := in.d.Reader().SeekPC(pc)
-		r := in.d.Reader()
-		got, gotErr := in.seekPC(r, pc)
+		want, wantErr := whole.Reader().SeekPC(pc)
+		u, gotErr := in.seekPC(pc)
+		got := u.cu
 		if (wantErr == nil) != (gotErr == nil) || (want == nil) != (got == nil) ||
-			(want != nil && want.Offset != got.Offset) {
-			t.Fatalf("pc %#x: got %v, %v; SeekPC %v, %v", pc, entryOff(got), gotErr, entryOff(want), wantErr)
+			(want != nil && want.Offset != u.base+got.Offset) {
+			t.Fatalf("pc %#x: got %v (unit at %#x), %v; SeekPC %v, %v", pc, entryOff(got), u.base, gotErr, entryOff(want), wantErr)
 		}
-		if want == nil {
+		if want == nil || !want.Children {
+			// A unit without children is all a lookup reads (split, its
+			// reader ends there; whole, it goes on to the next unit).
 			continue
 		}
-		rw := in.d.Reader()
+		rw := whole.Reader()
 		rw.SeekPC(pc)
 		nw, _ := rw.Next()
-		ng, _ := r.Next()
+		ng, _ := u.r.Next()
+		if ng != nil {
+			ng.Offset += u.base
+		}
 		if entryOff(nw) != entryOff(ng) {
 			t.Fatalf("pc %#x: next entry at %v, after SeekPC at %v", pc, entryOff(ng), entryOff(nw))
 		}

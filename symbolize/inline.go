@@ -31,7 +31,10 @@ const maxOriginHops = 8
 
 // inlineInfo is the DWARF of one DSO's symbol file, for inline lookups.
 type inlineInfo struct {
+	// d is the file's DWARF read whole, or nil when split holds it unit
+	// by unit (see [dwarfUnits]).
 	d        *dwarf.Data
+	split    *dwarfUnits
 	path     string    // the symbol file
 	syms     []elfFunc // the file's .symtab, in file order (see [inlineInfo.symbols])
 	symsRead bool
@@ -40,7 +43,7 @@ type inlineInfo struct {
 	// frame, demangled, by the frame's file offset (see
 	// [Symbolizer.inlineNames]).
 	printed map[uint64][]string
-	units   map[dwarf.Offset][]dwarfFunc // functions by compilation unit
+	units   map[dwarf.Offset][]dwarfFunc // functions by unit DIE (in the file's .debug_info)
 	loads   []elf.ProgHeader             // PT_LOAD segments with file contents
 	cus     *cuIndex                     // units by pc, read on the first lookup
 }
@@ -95,11 +98,11 @@ func loadInline(p string) *inlineInfo {
 		return nil
 	}
 	defer raw.Close()
-	d, err := dwarfData(f, raw)
-	if err != nil || d == nil {
+	d, split, err := dwarfData(f, raw)
+	if err != nil || (d == nil && split == nil) {
 		return nil
 	}
-	in := &inlineInfo{d: d, cache: map[uint64][]string{}, printed: map[uint64][]string{}}
+	in := &inlineInfo{d: d, split: split, cache: map[uint64][]string{}, printed: map[uint64][]string{}}
 	for _, p := range f.Progs {
 		if p.Type == elf.PT_LOAD && p.Filesz > 0 {
 			in.loads = append(in.loads, p.ProgHeader)
@@ -141,15 +144,17 @@ func (in *inlineInfo) symbols() []elfFunc {
 }
 
 // dwarfData reads f's DWARF without letting a malformed file panic; raw
-// reads the file's bytes (for compressed sections).
-func dwarfData(f *elfsafe.File, raw io.ReaderAt) (d *dwarf.Data, err error) {
+// reads the file's bytes (for compressed sections). The DWARF comes unit
+// by unit (split) where [splitUnits] allows, else whole (d).
+func dwarfData(f *elfsafe.File, raw io.ReaderAt) (d *dwarf.Data, split *dwarfUnits, err error) {
 	defer func() {
 		if recover() != nil {
-			d, err = nil, errCFI
+			d, split, err = nil, nil, errCFI
 		}
 	}()
 	if needsRelocation(f) {
-		return f.DWARF()
+		d, err = f.DWARF()
+		return d, nil, err
 	}
 	dat := map[string][]byte{}
 	for _, s := range f.Sections {
@@ -159,22 +164,15 @@ func dwarfData(f *elfsafe.File, raw io.ReaderAt) (d *dwarf.Data, err error) {
 		}
 		b, err := dwarfSection(f, raw, s)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		dat[suffix] = b
 	}
-	d, err = dwarf.New(dat["abbrev"], nil, nil, dat["info"], dat["line"], nil, dat["ranges"], dat["str"])
-	if err != nil {
-		return nil, err
+	if split, ok := splitUnits(dat, f.ByteOrder); ok {
+		return nil, split, nil
 	}
-	for _, name := range []string{"addr", "line_str", "str_offsets", "rnglists"} {
-		if b, ok := dat[name]; ok {
-			if err := d.AddSection(".debug_"+name, b); err != nil {
-				return nil, err
-			}
-		}
-	}
-	return d, nil
+	d, err = newDWARF(dat, dat["info"])
+	return d, nil, err
 }
 
 // maxInflated bounds the decompressed size of a section dwarfSection
@@ -294,15 +292,14 @@ func (in *inlineInfo) names(pc uint64) (out []string) {
 		}
 		in.cache[pc] = out
 	}()
-	r := in.d.Reader()
-	cu, err := in.seekPC(r, pc)
-	if err != nil || cu == nil || !cu.Children {
+	u, err := in.seekPC(pc)
+	if err != nil || u.cu == nil || !u.cu.Children {
 		return nil
 	}
 	var fns []inlineFunc
-	for _, top := range in.cuFuncs(cu.Offset, r) {
+	for _, top := range in.cuFuncs(u) {
 		if _, ok := top.holds(pc); ok {
-			fns = in.containing(r, top.e.Offset, pc, fns)
+			fns = in.containing(u.d, u.r, top.e.Offset, pc, fns)
 		}
 	}
 	if len(fns) == 0 {
@@ -311,7 +308,7 @@ func (in *inlineInfo) names(pc uint64) (out []string) {
 		}
 		return nil
 	}
-	return in.chainNames(fns, cu, pc)
+	return in.chainNames(u.d, fns, u.cu, pc)
 }
 
 // inlineFunc is a function DIE containing a pc, with the length of its
@@ -324,9 +321,9 @@ type inlineFunc struct {
 }
 
 // containing appends to fns the functions containing pc in the subtree of
-// the outermost function at off, read with r as binutils reads a unit: a
-// function not holding pc is skipped with its children.
-func (in *inlineInfo) containing(r *dwarf.Reader, off dwarf.Offset, pc uint64, fns []inlineFunc) []inlineFunc {
+// the outermost function at off, read from d with r as binutils reads a
+// unit: a function not holding pc is skipped with its children.
+func (in *inlineInfo) containing(d *dwarf.Data, r *dwarf.Reader, off dwarf.Offset, pc uint64, fns []inlineFunc) []inlineFunc {
 	r.Seek(off)
 	var open []int // containing functions whose children are being read
 	depth := 0
@@ -342,7 +339,7 @@ func (in *inlineInfo) containing(r *dwarf.Reader, off dwarf.Offset, pc uint64, f
 			break
 		}
 		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
-			rs, _ := in.d.Ranges(e)
+			rs, _ := d.Ranges(e)
 			size, hit := rangeHolding(rs, pc)
 			if !hit {
 				if e.Children {
@@ -377,11 +374,11 @@ func (in *inlineInfo) containing(r *dwarf.Reader, off dwarf.Offset, pc uint64, f
 }
 
 // chainNames returns the names of the inline chain at pc among the
-// containing functions fns of the unit cu, innermost first. As binutils'
+// containing functions fns of the unit cu (read from d), innermost first. As binutils'
 // lookup_address_in_function_table, the innermost function is the one with
 // the smallest range, the later DIE on a tie; the callers are its
 // enclosing functions.
-func (in *inlineInfo) chainNames(fns []inlineFunc, cu *dwarf.Entry, pc uint64) []string {
+func (in *inlineInfo) chainNames(d *dwarf.Data, fns []inlineFunc, cu *dwarf.Entry, pc uint64) []string {
 	best := 0
 	for i := range fns {
 		if fns[i].size <= fns[best].size {
@@ -390,9 +387,9 @@ func (in *inlineInfo) chainNames(fns []inlineFunc, cu *dwarf.Entry, pc uint64) [
 	}
 	var out []string
 	for i, n := best, 0; i >= 0 && n < maxInlineNest; i, n = fns[i].parent, n+1 {
-		name, linkage := in.name(fns[i].e)
+		name, linkage := in.name(d, fns[i].e)
 		if i == best && !linkage && !unmangledLanguage(cu) {
-			name = in.symbolNameAt(fns[i].e, pc, name)
+			name = in.symbolNameAt(d, fns[i].e, pc, name)
 		}
 		if name == "" {
 			name = "??"
@@ -456,10 +453,11 @@ func rangeHolding(rs [][2]uint64, pc uint64) (uint64, bool) {
 }
 
 // cuFuncs returns the outermost functions (subprogram or inlined
-// subroutine DIEs inside no other function) of the compilation unit at
-// off with their ranges, read once with r (positioned after the unit's
-// DIE) and kept, so that a lookup reads only the subtrees holding its pc.
-func (in *inlineInfo) cuFuncs(off dwarf.Offset, r *dwarf.Reader) []dwarfFunc {
+// subroutine DIEs inside no other function) of the compilation unit u
+// with their ranges, read once with u.r (positioned after the unit's DIE)
+// and kept, so that a lookup reads only the subtrees holding its pc.
+func (in *inlineInfo) cuFuncs(u unitView) []dwarfFunc {
+	off, r := u.base+u.cu.Offset, u.r
 	if fns, ok := in.units[off]; ok {
 		return fns
 	}
@@ -477,7 +475,7 @@ func (in *inlineInfo) cuFuncs(off dwarf.Offset, r *dwarf.Reader) []dwarfFunc {
 			continue
 		}
 		if e.Tag == dwarf.TagSubprogram || e.Tag == dwarf.TagInlinedSubroutine {
-			rs, _ := in.d.Ranges(e)
+			rs, _ := u.d.Ranges(e)
 			fns = append(fns, dwarfFunc{e: e, ranges: rs})
 			if e.Children {
 				r.SkipChildren()
@@ -493,8 +491,8 @@ func (in *inlineInfo) cuFuncs(off dwarf.Offset, r *dwarf.Reader) []dwarfFunc {
 }
 
 // name returns the DIE's linkage name (linkage true) or name, following
-// abstract_origin and specification references.
-func (in *inlineInfo) name(e *dwarf.Entry) (string, bool) {
+// abstract_origin and specification references (in d, the DIE's data).
+func (in *inlineInfo) name(d *dwarf.Data, e *dwarf.Entry) (string, bool) {
 	for hop := 0; e != nil && hop < maxOriginHops; hop++ {
 		if n, ok := e.Val(dwarf.AttrLinkageName).(string); ok && n != "" {
 			return n, true
@@ -512,7 +510,7 @@ func (in *inlineInfo) name(e *dwarf.Entry) (string, bool) {
 		if !ok {
 			return "", false
 		}
-		r := in.d.Reader()
+		r := d.Reader()
 		r.Seek(off)
 		next, err := r.Next()
 		if err != nil {
@@ -636,8 +634,8 @@ func appendRows(frames []Frame, f *Frame, names []string) []Frame {
 // name. Among aliases binutils' pick depends on its lookup cache; when one
 // of the aliases there carries the DWARF name, the name is kept (libc's
 // __hypot and __ieee754_hypot), which is what the perf goldens show.
-func (in *inlineInfo) symbolNameAt(e *dwarf.Entry, pc uint64, name string) string {
-	rs, err := in.d.Ranges(e)
+func (in *inlineInfo) symbolNameAt(d *dwarf.Data, e *dwarf.Entry, pc uint64, name string) string {
+	rs, err := d.Ranges(e)
 	if err != nil || len(rs) == 0 {
 		return name
 	}

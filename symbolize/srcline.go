@@ -99,11 +99,12 @@ func (in *inlineInfo) sourceLine(pc uint64) (file string, line int) {
 			file, line = "", 0
 		}
 	}()
-	cu, err := in.seekPC(in.d.Reader(), pc)
-	if err != nil || cu == nil {
+	u, err := in.seekPC(pc)
+	if err != nil || u.cu == nil {
 		return "", 0
 	}
-	lr, err := in.d.LineReader(cu)
+	cu := u.cu
+	lr, err := u.d.LineReader(cu)
 	if err != nil || lr == nil {
 		return "", 0
 	}
