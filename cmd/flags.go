@@ -24,6 +24,8 @@ type CommonOptions struct {
 	IO *iostreams.IOStreams
 	// Getenv reads environment variables (HOME for the build-id cache).
 	Getenv func(string) string
+	// OnInput is the Factory's: told the input's size once it is open.
+	OnInput func(size int64)
 
 	// Input is the perf.data path; "-" reads a pipe-mode stream from
 	// standard input.

@@ -69,7 +69,7 @@ type ReportOptions struct {
 // NewCmdReport builds the report command; runF replaces the run function in tests.
 func NewCmdReport(f *Factory, runF func(*ReportOptions) error) *cobra.Command {
 	opts := &ReportOptions{
-		Common:     CommonOptions{IO: f.IO, Getenv: f.Getenv},
+		Common:     CommonOptions{IO: f.IO, Getenv: f.Getenv, OnInput: f.OnInput},
 		Children:   true,
 		GraphLimit: 0.5,
 	}

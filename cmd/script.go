@@ -63,7 +63,7 @@ type ScriptOptions struct {
 
 // NewCmdScript builds the script command; runF replaces the run function in tests.
 func NewCmdScript(f *Factory, runF func(*ScriptOptions) error) *cobra.Command {
-	opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv}}
+	opts := &ScriptOptions{CommonOptions: CommonOptions{IO: f.IO, Getenv: f.Getenv, OnInput: f.OnInput}}
 	cmd := &cobra.Command{
 		Use:   "script [flags] [perf.data]",
 		Short: "Print samples as perf script text, JSON Lines, collapsed stacks, pprof or flame graphs",

@@ -71,6 +71,9 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 	}
 	r.Session = s
 	r.name = inputName(o.Input, s.Size())
+	if o.OnInput != nil {
+		o.OnInput(s.Size())
+	}
 	o.State = &RunState{run: r}
 	threshold := int64(progressThreshold)
 	if o.ProgressThreshold > 0 {

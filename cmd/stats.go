@@ -21,7 +21,7 @@ type StatsOptions struct {
 
 // NewCmdStats builds the stats command; runF replaces the run function in tests.
 func NewCmdStats(f *Factory, runF func(*StatsOptions) error) *cobra.Command {
-	opts := &StatsOptions{Common: CommonOptions{IO: f.IO, Getenv: f.Getenv}}
+	opts := &StatsOptions{Common: CommonOptions{IO: f.IO, Getenv: f.Getenv, OnInput: f.OnInput}}
 	cmd := &cobra.Command{
 		Use:   "stats [flags] [perf.data]",
 		Short: "Say whether a profile can be trusted: records, losses, stitching, symbols",
