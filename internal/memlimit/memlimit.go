@@ -17,14 +17,15 @@ package memlimit
 
 import (
 	"math"
+	"runtime"
 	"runtime/debug"
 	"runtime/metrics"
 	"sync"
-	"time"
 )
 
-// SmallInput is the largest recording, in bytes, the policy is for: where
-// the fixed costs (kallsyms, DWARF, buffers) are most of the memory.
+// SmallInput is the largest recording, in bytes, [For] gives [Small]
+// to: where the fixed costs (kallsyms, DWARF, buffers) are most of the
+// memory.
 const SmallInput = 16 << 20
 
 // Policy is when the limit applies.
@@ -34,53 +35,92 @@ type Policy struct {
 	Limit int64
 	// LiftAt is the live heap, in bytes, past which the limit is lifted.
 	LiftAt uint64
-	// Every is how often the live heap is read.
-	Every time.Duration
 }
 
-// Default returns perfstitch's policy: a process under 64 MiB of resident
-// memory (the limit plus the binary's own pages) while it keeps under
-// 40 MiB live.
-func Default() Policy {
-	return Policy{Limit: 56 << 20, LiftAt: 40 << 20, Every: 10 * time.Millisecond}
+// Small is the policy of a small recording: a process under 64 MiB of
+// resident memory (the limit plus the binary's own pages) while it keeps
+// under 40 MiB live.
+func Small() Policy {
+	return Policy{Limit: 56 << 20, LiftAt: 40 << 20}
+}
+
+// Large is the policy of any other input (a pipe's too): a process under
+// 128 MiB while it keeps under 80 MiB live. Runs that keep less live
+// never reach the limit (the heap grows to twice the live part), so it
+// acts only where the time-order queue of a recording without rounds,
+// or an aggregate, has grown the heap.
+func Large() Policy {
+	return Policy{Limit: 120 << 20, LiftAt: 80 << 20}
+}
+
+// For returns the policy of an input of size bytes (-1: a pipe).
+func For(size int64) Policy {
+	if size >= 0 && size <= SmallInput {
+		return Small()
+	}
+	return Large()
 }
 
 // Start applies p and returns the function that ends it (and restores
 // the runtime's limit). It does nothing when the environment (getenv)
 // sets GOMEMLIMIT or GOGC: who sets those has chosen for the run.
+//
+// The live heap is read after each collection (the limit acts through
+// collections, so nothing can change in between), from a finalizer that
+// the collection runs and that arms the next: no goroutine polls.
 func Start(p Policy, getenv func(string) string) (stop func()) {
 	if getenv("GOMEMLIMIT") != "" || getenv("GOGC") != "" || p.Limit <= 0 {
 		return func() {}
 	}
-	prev := debug.SetMemoryLimit(p.Limit)
-	done := make(chan struct{})
-	var wg sync.WaitGroup
-	wg.Add(1)
-	go func() {
-		defer wg.Done()
-		t := time.NewTicker(p.Every)
-		defer t.Stop()
-		live := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-		for {
-			select {
-			case <-done:
-				return
-			case <-t.C:
-			}
-			metrics.Read(live)
-			if live[0].Value.Kind() != metrics.KindUint64 || live[0].Value.Uint64() > p.LiftAt {
-				debug.SetMemoryLimit(prev)
-				return
-			}
+	w := &watch{liftAt: p.LiftAt, prev: debug.SetMemoryLimit(p.Limit)}
+	w.arm()
+	return w.stop
+}
+
+// watch lifts the limit once a collection finds more than liftAt live.
+type watch struct {
+	liftAt uint64
+	prev   int64 // the runtime's limit before
+	mu     sync.Mutex
+	ended  bool
+	live   [1]metrics.Sample
+}
+
+// sentinel is the object whose finalizer runs after a collection.
+type sentinel struct{ _ [16]byte }
+
+func (w *watch) arm() {
+	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+		if w.check() {
+			w.arm()
 		}
-	}()
-	var once sync.Once
-	return func() {
-		once.Do(func() {
-			close(done)
-			wg.Wait()
-			debug.SetMemoryLimit(prev)
-		})
+	})
+}
+
+// check lifts the limit if the live heap is past liftAt and reports
+// whether to go on watching.
+func (w *watch) check() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.ended {
+		return false
+	}
+	w.live[0].Name = "/gc/heap/live:bytes"
+	metrics.Read(w.live[:])
+	if v := w.live[0].Value; v.Kind() != metrics.KindUint64 || v.Uint64() > w.liftAt {
+		debug.SetMemoryLimit(w.prev)
+		w.ended = true
+		return false
+	}
+	return true
+}
+
+func (w *watch) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if !w.ended {
+		w.ended = true
+		debug.SetMemoryLimit(w.prev)
 	}
 }
 
