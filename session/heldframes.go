@@ -111,23 +111,30 @@ func (fs *frameStore) recycle(ep *frameEpoch) {
 }
 
 // expand returns the frame refs[0] indexes in ep, and the frames of the
-// runs the other refs give, valid until the next call (a single run is
-// the table's own storage, which does not change while a sample in it is
-// held).
-func (fs *frameStore) expand(ep *frameEpoch, refs []uint32) (ip symbolize.Frame, frames []symbolize.Frame) {
+// runs the other refs give. With dst nil they are valid until the next
+// call (a single run is the table's own storage, which does not change
+// while a sample in it is held); else they are appended to dst[:0] (a
+// batch's free frame space, where the batch then keeps them without
+// another copy).
+func (fs *frameStore) expand(ep *frameEpoch, refs []uint32, dst []symbolize.Frame) (ip symbolize.Frame, frames []symbolize.Frame) {
 	ip = ep.frames[refs[0]]
 	runs := refs[1:]
-	if len(runs) == 2 {
+	if dst == nil && len(runs) == 2 {
 		start, end := runs[0], runs[0]+runs[1]
 		return ip, ep.frames[start:end:end]
 	}
-	if fs.out == nil {
-		fs.out = make([]symbolize.Frame, 0, 64)
+	out := dst[:0]
+	if dst == nil {
+		if fs.out == nil {
+			fs.out = make([]symbolize.Frame, 0, 64)
+		}
+		out = fs.out[:0]
 	}
-	out := fs.out[:0]
 	for i := 0; i+1 < len(runs); i += 2 {
 		out = append(out, ep.frames[runs[i]:runs[i]+runs[i+1]]...)
 	}
-	fs.out = out
+	if dst == nil {
+		fs.out = out
+	}
 	return ip, out
 }

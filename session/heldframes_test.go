@@ -48,8 +48,17 @@ func TestFrameStore(t *testing.T) {
 	epochs := map[*frameEpoch]bool{}
 	for i, h := range all {
 		epochs[h.ep] = true
-		if ip, got := fs.expand(h.ep, h.refs); ip != h.wantIP || !slices.Equal(got, h.want) {
+		if ip, got := fs.expand(h.ep, h.refs, nil); ip != h.wantIP || !slices.Equal(got, h.want) {
 			t.Fatalf("held %d: IP %v, frames %v; want %v, %v", i, ip, got, h.wantIP, h.want)
+		}
+		// Into a batch's free space: there, in place while it fits.
+		dst := make([]symbolize.Frame, 0, 64)
+		ip, got := fs.expand(h.ep, h.refs, dst)
+		if ip != h.wantIP || !slices.Equal(got, h.want) {
+			t.Fatalf("held %d into dst: IP %v, frames %v; want %v, %v", i, ip, got, h.wantIP, h.want)
+		}
+		if len(got) > 0 && len(got) <= cap(dst) && &got[0] != &dst[:1][0] {
+			t.Fatalf("held %d: %d frames not in dst's storage", i, len(got))
 		}
 	}
 	if len(epochs) < 3 {

@@ -165,10 +165,11 @@ func (r *reorder) holdSample(ev *symbolize.Event, seq uint64) *held {
 }
 
 // restore gives held sample h, about to be yielded, its IP and frames
-// back, the frames in storage valid until the next restore.
-func (r *reorder) restore(h *held) {
+// back: appended to dst[:0] (a batch's free frame space), or with dst
+// nil in storage valid until the next restore.
+func (r *reorder) restore(h *held, dst []symbolize.Frame) {
 	if h.isSample {
-		h.ev.IP, h.ev.Frames = r.frames.expand(h.ep, h.refs)
+		h.ev.IP, h.ev.Frames = r.frames.expand(h.ep, h.refs, dst)
 	}
 }
 

@@ -211,12 +211,13 @@ func (s *Session) fill(b *Batch) {
 	b.reset()
 	for {
 		s.ev.Frames = b.frameTail()
+		s.arena = s.ev.Frames // for a held sample's frames (step)
 		if b.n == BatchSize || !s.step() {
 			break
 		}
 		b.add(s)
 	}
-	s.ev.Frames = nil // not the arena, which the consumer reads
+	s.ev.Frames, s.arena = nil, nil // not the arena, which the consumer reads
 	b.offset = s.offset
 	if b.last = b.n < BatchSize; b.last {
 		b.err = s.err

@@ -132,6 +132,9 @@ type Session struct {
 	low   uint64
 	ended bool
 	cur   *held
+	// arena is fill's batch's free frame space, where step gives a held
+	// sample its frames back (nil outside fill).
+	arena []symbolize.Frame
 
 	// Decode and stitch run in a producer goroutine that hands copies
 	// of their items over in batches (see producer).
@@ -280,7 +283,7 @@ func (s *Session) step() bool {
 	}
 	for {
 		if h := s.ro.pop(s.low); h != nil {
-			s.ro.restore(h)
+			s.ro.restore(h, s.arena)
 			s.cur, s.isSample, s.hidden = h, h.isSample, h.hidden
 			return true
 		}
