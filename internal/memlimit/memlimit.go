@@ -66,7 +66,7 @@ func For(size int64) Policy {
 // sets GOMEMLIMIT or GOGC: who sets those has chosen for the run.
 //
 // The live heap is read after each collection (the limit acts through
-// collections, so nothing can change in between), from a finalizer that
+// collections, so nothing can change in between), from a cleanup that
 // the collection runs and that arms the next: no goroutine polls.
 func Start(p Policy, getenv func(string) string) (stop func()) {
 	if getenv("GOMEMLIMIT") != "" || getenv("GOGC") != "" || p.Limit <= 0 {
@@ -86,15 +86,18 @@ type watch struct {
 	live   [1]metrics.Sample
 }
 
-// sentinel is the object whose finalizer runs after a collection.
-type sentinel struct{ _ [16]byte }
+// sentinel is the object whose cleanup runs after the collection that
+// finds it unreachable; larger than the tiny allocator's 16 bytes, whose
+// blocks are shared and may outlive it.
+type sentinel struct{ _ [32]byte }
 
+// arm makes the next collection call check, and arm again.
 func (w *watch) arm() {
-	runtime.SetFinalizer(&sentinel{}, func(*sentinel) {
+	runtime.AddCleanup(&sentinel{}, func(w *watch) {
 		if w.check() {
 			w.arm()
 		}
-	})
+	}, w)
 }
 
 // check lifts the limit if the live heap is past liftAt and reports
@@ -124,6 +127,6 @@ func (w *watch) stop() {
 	}
 }
 
-// Lifted reports whether the runtime has no soft memory limit (its
+// lifted reports whether the runtime has no soft memory limit (its
 // default), as after the policy lifted it.
-func Lifted() bool { return debug.SetMemoryLimit(-1) == math.MaxInt64 }
+func lifted() bool { return debug.SetMemoryLimit(-1) == math.MaxInt64 }

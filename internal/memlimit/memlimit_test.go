@@ -26,12 +26,12 @@ func TestLiftsPastLiveHeap(t *testing.T) {
 	}
 	runtime.GC() // the live heap is what the last collection found
 	deadline := time.Now().Add(5 * time.Second)
-	for !Lifted() && time.Now().Before(deadline) {
+	for !lifted() && time.Now().Before(deadline) {
 		runtime.GC() // the check runs after a collection
 		time.Sleep(time.Millisecond)
 	}
 	runtime.KeepAlive(keep)
-	if !Lifted() {
+	if !lifted() {
 		t.Fatalf("limit %d with 32 MiB live, want it lifted", debug.SetMemoryLimit(-1))
 	}
 	stop()
