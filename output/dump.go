@@ -197,19 +197,26 @@ func (d *Dump) appendTstamp(b []byte, r decode.Record) []byte {
 	return b
 }
 
+// appendIPHead appends "NAME(IP, 0xMISC): PID/TID: ", the head perf's
+// sample and deferred-callchain dumps share.
+func appendIPHead(b []byte, name string, c *decode.RecordCommon) []byte {
+	b = append(b, name...)
+	b = append(b, "(IP, 0x"...)
+	b = strconv.AppendUint(b, uint64(c.Misc), 16)
+	b = append(b, "): "...)
+	b = strconv.AppendInt(b, int64(c.PID), 10)
+	b = append(b, '/')
+	b = strconv.AppendInt(b, int64(c.TID), 10)
+	return append(b, ": "...)
+}
+
 // appendBody appends "PERF_RECORD_NAME" and what the record's handler
 // prints after it under -D, newline included.
 func (d *Dump) appendBody(b []byte, r decode.Record, raw []byte) []byte {
 	c := r.Common()
 	switch rr := r.(type) {
 	case *decode.Sample:
-		b = append(b, "PERF_RECORD_SAMPLE(IP, 0x"...)
-		b = strconv.AppendUint(b, uint64(c.Misc), 16)
-		b = append(b, "): "...)
-		b = strconv.AppendInt(b, int64(c.PID), 10)
-		b = append(b, '/')
-		b = strconv.AppendInt(b, int64(c.TID), 10)
-		b = append(b, ": "...)
+		b = appendIPHead(b, "PERF_RECORD_SAMPLE", c)
 		b = appendAltHex(b, rr.IP)
 		b = append(b, " period: "...)
 		b = strconv.AppendUint(b, rr.Period, 10)
@@ -224,13 +231,7 @@ func (d *Dump) appendBody(b []byte, r decode.Record, raw []byte) []byte {
 		}
 		return d.appendSampleTail(b, rr, len(raw))
 	case *decode.CallchainDeferred:
-		b = append(b, "PERF_RECORD_CALLCHAIN_DEFERRED(IP, 0x"...)
-		b = strconv.AppendUint(b, uint64(c.Misc), 16)
-		b = append(b, "): "...)
-		b = strconv.AppendInt(b, int64(c.PID), 10)
-		b = append(b, '/')
-		b = strconv.AppendInt(b, int64(c.TID), 10)
-		b = append(b, ": "...)
+		b = appendIPHead(b, "PERF_RECORD_CALLCHAIN_DEFERRED", c)
 		b = appendAltHex(b, rr.Cookie)
 		b = append(b, '\n')
 		b = d.appendChain(b, rr.IPs)

@@ -125,16 +125,7 @@ func appendMemLevel61(b []byte, v uint64) []byte {
 			b = strconv.AppendUint(b, n, 10)
 		}
 	}
-	if len(b) == start {
-		b = append(b, "N/A"...)
-	}
-	if hit {
-		b = append(b, " hit"...)
-	}
-	if miss {
-		b = append(b, " miss"...)
-	}
-	return b
+	return endHitMiss(b, start, hit, miss)
 }
 
 // appendMemLevel is perf 7.3.4's perf_mem__lvl_scnprintf: a mem_lvl_num
@@ -236,6 +227,12 @@ func appendMemTLB(b []byte, v uint64) []byte {
 		}
 		b = append(b, tlbNames[i]...)
 	}
+	return endHitMiss(b, start, hit, miss)
+}
+
+// endHitMiss ends a field begun at b[start:] as perf's scnprintf
+// functions do: "N/A" if nothing was written, then " hit" and " miss".
+func endHitMiss(b []byte, start int, hit, miss bool) []byte {
 	if len(b) == start {
 		b = append(b, "N/A"...)
 	}
