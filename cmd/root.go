@@ -49,10 +49,16 @@ func Main() ExitCode {
 	signal.Ignore(syscall.SIGPIPE)
 	f := &Factory{IO: iostreams.System(), Getenv: os.Getenv}
 	f.IO.In = pollableStdin(os.Stdin)
-	// The process's memory policy (not Run's: tests run many at once),
-	// chosen by the input's size.
-	stop := func() {}
-	f.OnInput = func(size int64) { stop = memlimit.Start(memlimit.For(size), os.Getenv) }
+	// The process's memory policy (not Run's: tests run many at once):
+	// a small recording's from the start, so that start-up runs under
+	// it, then the one the input's size calls for.
+	stop := memlimit.Start(memlimit.Small(), os.Getenv)
+	f.OnInput = func(size int64) {
+		if p := memlimit.For(size); p != memlimit.Small() {
+			stop()
+			stop = memlimit.Start(p, os.Getenv)
+		}
+	}
 	defer func() { stop() }()
 	return mainSignals(os.Stderr, func(ctx context.Context) ExitCode {
 		return Run(ctx, f, os.Args[1:])

@@ -35,13 +35,20 @@ type Policy struct {
 	Limit int64
 	// LiftAt is the live heap, in bytes, past which the limit is lifted.
 	LiftAt uint64
+	// LimitOnly turns the proportional collector off while the limit
+	// applies (GOGC=off), so that the limit alone starts collections;
+	// lifting the limit turns it back on.
+	LimitOnly bool
 }
 
 // Small is the policy of a small recording: a process under 64 MiB of
 // resident memory (the limit plus the binary's own pages) while it keeps
-// under 40 MiB live.
+// under 40 MiB live, collected only as it nears the limit. Start-up
+// (kallsyms, symbol tables, DWARF: 20 to 40 MiB in a few milliseconds)
+// otherwise runs half a dozen collections of a growing heap, a quarter of
+// a small recording's time.
 func Small() Policy {
-	return Policy{Limit: 56 << 20, LiftAt: 40 << 20}
+	return Policy{Limit: 56 << 20, LiftAt: 40 << 20, LimitOnly: true}
 }
 
 // Large is the policy of any other input (a pipe's too): a process under
@@ -72,15 +79,22 @@ func Start(p Policy, getenv func(string) string) (stop func()) {
 	if getenv("GOMEMLIMIT") != "" || getenv("GOGC") != "" || p.Limit <= 0 {
 		return func() {}
 	}
-	w := &watch{liftAt: p.LiftAt, prev: debug.SetMemoryLimit(p.Limit)}
+	w := &watch{liftAt: p.LiftAt, prev: debug.SetMemoryLimit(p.Limit), prevGC: noGC}
+	if p.LimitOnly {
+		w.prevGC = debug.SetGCPercent(-1)
+	}
 	w.arm()
 	return w.stop
 }
+
+// noGC marks a watch that left the collector's percentage alone.
+const noGC = math.MinInt
 
 // watch lifts the limit once a collection finds more than liftAt live.
 type watch struct {
 	liftAt uint64
 	prev   int64 // the runtime's limit before
+	prevGC int   // its GC percentage before, if LimitOnly changed it (else noGC)
 	mu     sync.Mutex
 	ended  bool
 	live   [1]metrics.Sample
@@ -111,8 +125,7 @@ func (w *watch) check() bool {
 	w.live[0].Name = "/gc/heap/live:bytes"
 	metrics.Read(w.live[:])
 	if v := w.live[0].Value; v.Kind() != metrics.KindUint64 || v.Uint64() > w.liftAt {
-		debug.SetMemoryLimit(w.prev)
-		w.ended = true
+		w.restore()
 		return false
 	}
 	return true
@@ -122,9 +135,17 @@ func (w *watch) stop() {
 	w.mu.Lock()
 	defer w.mu.Unlock()
 	if !w.ended {
-		w.ended = true
-		debug.SetMemoryLimit(w.prev)
+		w.restore()
 	}
+}
+
+// restore gives the runtime its settings back; w.mu is held.
+func (w *watch) restore() {
+	w.ended = true
+	if w.prevGC != noGC {
+		debug.SetGCPercent(w.prevGC)
+	}
+	debug.SetMemoryLimit(w.prev)
 }
 
 // lifted reports whether the runtime has no soft memory limit (its

@@ -15,10 +15,15 @@ func noEnv(string) string { return "" }
 // the runtime's limit.
 func TestLiftsPastLiveHeap(t *testing.T) {
 	before := debug.SetMemoryLimit(-1)
-	stop := Start(Policy{Limit: 1 << 40, LiftAt: 8 << 20}, noEnv)
+	beforeGC := debug.SetGCPercent(-1)
+	debug.SetGCPercent(beforeGC)
+	stop := Start(Policy{Limit: 1 << 40, LiftAt: 8 << 20, LimitOnly: true}, noEnv)
 	defer stop()
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
 		t.Fatalf("limit %d while the live heap is small, want %d", got, int64(1)<<40)
+	}
+	if got := debug.SetGCPercent(-1); got != -1 {
+		t.Fatalf("GC percentage %d under LimitOnly, want -1 (off)", got)
 	}
 	keep := make([]byte, 32<<20)
 	for i := range keep {
@@ -33,6 +38,9 @@ func TestLiftsPastLiveHeap(t *testing.T) {
 	runtime.KeepAlive(keep)
 	if !lifted() {
 		t.Fatalf("limit %d with 32 MiB live, want it lifted", debug.SetMemoryLimit(-1))
+	}
+	if got := debug.SetGCPercent(beforeGC); got != beforeGC {
+		t.Fatalf("GC percentage %d once lifted, want %d back", got, beforeGC)
 	}
 	stop()
 	if got := debug.SetMemoryLimit(-1); got != before {
