@@ -90,14 +90,11 @@ func (o *CommonOptions) jobs() int {
 	return runtime.GOMAXPROCS(0)
 }
 
-// aggregateJobs is the session's Options.Jobs for a command that folds
-// every sample into one aggregate (collapsed stacks, flame graphs,
-// report, stats): --jobs when given, else 1. Measured on an 83 MB
-// recording, the symbolizer's own goroutine costs those consumers more
-// in hand-over than it overlaps (collapsed 0.76 s wall at -j 1, 1.39 s
-// at -j 2; report 1.1 s and 1.45 s), while text and JSON, whose
-// formatting is the larger stage, gain (0.73 → 0.50 s).
-func (o *CommonOptions) aggregateJobs() int {
+// statsJobs is stats' Options.Jobs: --jobs when given, else 1. stats
+// does little per sample, and the symbolizer's own goroutine cost it
+// more in hand-over than it overlapped (108 MB recording, idle two-core
+// host: 0.48 s wall at -j 2, 0.33 s at -j 1).
+func (o *CommonOptions) statsJobs() int {
 	if o.Jobs > 0 {
 		return o.Jobs
 	}
@@ -162,7 +159,7 @@ func addCommonFlags(cmd *cobra.Command, o *CommonOptions) {
 	fs.Var(&o.MaxPendingBytes, "max-pending-bytes", "release a deferred sample without its user callchain once what waits behind it takes this much `memory` (default 256M)")
 	fs.IntVar(&o.MaxPending, "max-pending", 0, fmt.Sprintf("release a deferred sample without its user callchain once this many records wait behind it (0: the default, %d)", defaultMaxPending))
 	addLimitFlags(fs, &o.Limits)
-	fs.IntVarP(&o.Jobs, "jobs", "j", 0, "run on this many goroutines: 1 symbolizes and formats on one, as perf (default: the number of CPUs for script's text and JSON, 1 for collapsed, flame graphs, report and stats); the output is the same")
+	fs.IntVarP(&o.Jobs, "jobs", "j", 0, "run on this many goroutines: 1 symbolizes and formats on one, as perf (default: the number of CPUs; 1 for stats); the output is the same")
 	fs.Var(&o.Filter.PIDs, "pid", "only show samples of these process ids (comma-separated)")
 	fs.Var(&o.Filter.TIDs, "tid", "only show samples of these thread ids (comma-separated)")
 	fs.VarP(&o.Filter.Comms, "comms", "c", "only show samples of threads with these command names (comma-separated)")

@@ -270,14 +270,14 @@ func parseCallGraph(s string, opts *ReportOptions) error {
 // the symbolizer about a sample's frames as it adds the sample (source
 // lines, symbol and map sizes: the sort keys srcline, srcfile, symsize,
 // dso_size and -g address), which must then be on the symbolizer's
-// goroutine; else aggregateJobs.
+// goroutine; else --jobs (the number of CPUs by default).
 func reportJobs(opts *ReportOptions) int {
 	if opts.GraphAddress || slices.ContainsFunc(opts.Sort, func(k report.SortKey) bool {
 		return k == report.SortSrcline || k == report.SortSrcfile || k == report.SortSymSize || k == report.SortDSOSize
 	}) {
 		return 1
 	}
-	return opts.Common.aggregateJobs()
+	return opts.Common.jobs()
 }
 
 // reportRun runs the session into a report and prints it.

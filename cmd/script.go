@@ -372,7 +372,6 @@ func scriptSessionOptions(opts *ScriptOptions) session.Options {
 	so.Symbolize.SrcLine = opts.Format == output.FormatText && opts.Fields.Wants(output.FieldSrcline)
 	switch opts.Format {
 	case output.FormatCollapsed, output.FormatFlameGraph, output.FormatFlameGraphHTML:
-		so.Jobs = opts.aggregateJobs()
 		// Folded stacks do not depend on the order of the samples but
 		// for the event of the first one (the default --event-filter),
 		// which is that of the first sample perf script prints: fold

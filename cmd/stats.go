@@ -60,7 +60,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 	so := session.Options{
 		// The counts do not depend on the order: nothing is held back.
 		Ordering: session.AsArrived,
-		Jobs:     opts.Common.aggregateJobs(),
+		Jobs:     opts.Common.statsJobs(),
 		Show:     []decode.RecordType{decode.RecordTypeLost, decode.RecordTypeLostSamples, decode.RecordTypeThrottle, decode.RecordTypeUnthrottle},
 	}
 	// Frames are counted as the callchains hold them: inline rows, which
