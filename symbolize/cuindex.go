@@ -83,7 +83,7 @@ func newSplitIndex(du *dwarfUnits) (ix *cuIndex) {
 // adds its ranges as those of unit; false at the end, on an error, or on
 // an entry that is no unit DIE (then ix.fallback is set).
 func (ix *cuIndex) addUnit(d *dwarf.Data, r *dwarf.Reader, unit int) bool {
-	for {
+	for pad := 0; pad < maxPadding; pad++ {
 		e, err := r.Next()
 		if err != nil || e == nil {
 			return false
@@ -107,7 +107,12 @@ func (ix *cuIndex) addUnit(d *dwarf.Data, r *dwarf.Reader, unit int) bool {
 		}
 		return true
 	}
+	return false // a reader that yields null entries without end (a malformed unit)
 }
+
+// maxPadding bounds the null entries read before a unit DIE: on some
+// malformed units debug/dwarf's reader yields them without moving on.
+const maxPadding = 4096
 
 func (ix *cuIndex) finish() {
 	sort.SliceStable(ix.spans, func(i, j int) bool { return ix.spans[i].lo < ix.spans[j].lo })

@@ -62,10 +62,10 @@ func splitUnits(sec map[string][]byte, order binary.ByteOrder) (*dwarfUnits, boo
 			off += 4 // padding
 			continue
 		}
-		end := off + hdr + n
-		if end < off || end > uint64(len(info)) || n < 2 {
-			return nil, false
+		if n < 2 || n > uint64(len(info))-off-hdr {
+			return nil, false // past the section (hdr fits: checked above)
 		}
+		end := off + hdr + n
 		p := info[off+hdr : end]
 		version := order.Uint16(p)
 		var at int

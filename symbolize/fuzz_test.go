@@ -2,6 +2,7 @@ package symbolize
 
 import (
 	"bytes"
+	"encoding/binary"
 	"os"
 	"path/filepath"
 	"slices"
@@ -143,5 +144,39 @@ func FuzzDemangle(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		(demangler{}).demangle(s)
+	})
+}
+
+// FuzzSplitUnits feeds mutated .debug_info and .debug_abbrev sections to
+// the unit-by-unit DWARF reader (dwarfunits.go): the header walk, the
+// abbreviation check, every unit's own dwarf.Data, the unit index and a
+// lookup at each span's ends. Nothing may panic; a split that is taken
+// must cover the section in order. Seeded from testdata/fuzz and
+// from the units TestSplitUnitsHeaders builds.
+func FuzzSplitUnits(f *testing.F) {
+	f.Add([]byte{11, 0, 0, 0, 4, 0, 0, 0, 0, 0, 8, 1, 0, 0, 0}, []byte{1, 0x11, 0, 0x11, 0x01, 0x12, 0x06, 0, 0, 0})
+	f.Add([]byte{12, 0, 0, 0, 5, 0, 1, 8, 0, 0, 0, 0, 1, 0, 0, 0}, []byte{1, 0x11, 1, 0x03, 0x08, 0x55, 0x17, 0, 0, 0})
+	f.Fuzz(func(t *testing.T, info, abbrev []byte) {
+		sec := map[string][]byte{"info": info, "abbrev": abbrev}
+		du, ok := splitUnits(sec, binary.LittleEndian)
+		if !ok {
+			return
+		}
+		end := uint64(0)
+		for _, u := range du.units {
+			if u.start < end || u.end <= u.start || u.end > uint64(len(info)) {
+				t.Fatalf("unit [%d, %d) after %d in %d bytes", u.start, u.end, end, len(info))
+			}
+			end = u.end
+		}
+		in := &inlineInfo{split: du, cache: map[uint64][]string{}, printed: map[uint64][]string{}}
+		in.names(0)
+		if in.cus != nil {
+			for _, s := range in.cus.spans {
+				in.names(s.lo)
+				in.names(s.hi - 1)
+				in.sourceLine(s.lo)
+			}
+		}
 	})
 }
