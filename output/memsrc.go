@@ -96,26 +96,18 @@ func appendMemLevel61(b []byte, v uint64) []byte {
 	m := v >> 5 & 0x3fff
 	hit, miss := m&0x2 != 0, m&0x4 != 0
 	m &^= 0x6
-	printed := 0
 	if v>>37&1 != 0 {
 		b = append(b, "Remote "...)
 	}
+	bits := len(b) // where the mem_lvl bits start (none after hops)
 	if hops := v >> 43 & 0x7; hops != 0 {
 		b = appendHops(b, hops)
+		bits = len(b)
 	} else {
-		for i := 0; m != 0 && i < len(memLevels); i, m = i+1, m>>1 {
-			if m&1 == 0 {
-				continue
-			}
-			if printed > 0 {
-				b = append(b, " or "...)
-			}
-			printed++
-			b = append(b, memLevels[i]...)
-		}
+		b = appendOrNames(b, bits, m, memLevels)
 	}
 	if n := v >> 33 & 0xf; n != 0 {
-		if printed > 0 {
+		if len(b) > bits {
 			b = append(b, " or "...)
 		}
 		if name, ok := memLevelNums61[n]; ok {
@@ -162,18 +154,8 @@ func appendMemLevel(b []byte, v uint64) []byte {
 	if lvl == 0 {
 		return append(b, "N/A"...)
 	}
-	printed := 0
-	for i := 0; lvl != 0 && i < len(memLevels); i, lvl = i+1, lvl>>1 {
-		if lvl&1 == 0 {
-			continue
-		}
-		if printed > 0 {
-			b = append(b, " or "...)
-		}
-		printed++
-		b = append(b, memLevels[i]...)
-	}
-	if printed == 0 {
+	start := len(b)
+	if b = appendOrNames(b, start, lvl, memLevels); len(b) == start {
 		return append(b, "N/A"...)
 	}
 	b = append(b, ' ')
@@ -190,19 +172,8 @@ var (
 // appendMemSnoop is perf_mem__snp_scnprintf.
 func appendMemSnoop(b []byte, v uint64) []byte {
 	start := len(b)
-	appendBits := func(m uint64, names []string) {
-		for i := 0; m != 0 && i < len(names); i, m = i+1, m>>1 {
-			if m&1 == 0 {
-				continue
-			}
-			if len(b) > start {
-				b = append(b, " or "...)
-			}
-			b = append(b, names[i]...)
-		}
-	}
-	appendBits(v>>19&0x1f, snoopNames)
-	appendBits(v>>38&0x3, snoopxNames)
+	b = appendOrNames(b, start, v>>19&0x1f, snoopNames)
+	b = appendOrNames(b, start, v>>38&0x3, snoopxNames)
 	if len(b) == start {
 		b = append(b, "N/A"...)
 	}
@@ -218,16 +189,23 @@ func appendMemTLB(b []byte, v uint64) []byte {
 	m := v >> 26 & 0x7f
 	hit, miss := m&0x2 != 0, m&0x4 != 0
 	m &^= 0x6
-	for i := 0; m != 0 && i < len(tlbNames); i, m = i+1, m>>1 {
+	return endHitMiss(appendOrNames(b, start, m, tlbNames), start, hit, miss)
+}
+
+// appendOrNames appends the names of m's set bits (bit i is names[i]),
+// each after " or " once anything follows start, as perf's scnprintf
+// functions join them.
+func appendOrNames(b []byte, start int, m uint64, names []string) []byte {
+	for i := 0; m != 0 && i < len(names); i, m = i+1, m>>1 {
 		if m&1 == 0 {
 			continue
 		}
 		if len(b) > start {
 			b = append(b, " or "...)
 		}
-		b = append(b, tlbNames[i]...)
+		b = append(b, names[i]...)
 	}
-	return endHitMiss(b, start, hit, miss)
+	return b
 }
 
 // endHitMiss ends a field begun at b[start:] as perf's scnprintf
