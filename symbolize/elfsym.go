@@ -78,16 +78,7 @@ func readELFSymbols(syms, runt *elfsafe.File, dem demangler, dynamic bool) ([]sy
 	lazy := &dem
 	for i := range list {
 		s := &list[i]
-		typ := elf.ST_TYPE(s.Info)
-		named := s.Name != "" && s.Section != elf.SHN_UNDEF
-		isFunc := (typ == elf.STT_FUNC || typ == elf.STT_GNU_IFUNC) && named
-		isObject := typ == elf.STT_OBJECT && named
-		// elf_sym__is_label: hidden and internal labels (such as
-		// annobin's notes) are not kept.
-		vis := elf.ST_VISIBILITY(s.Other)
-		isLabel := typ == elf.STT_NOTYPE && named && s.Section != elf.SHN_ABS &&
-			vis != elf.STV_HIDDEN && vis != elf.STV_INTERNAL
-		if !isLabel && !isFunc && !isObject {
+		if !perfKeeps(s) {
 			continue
 		}
 		idx := int(s.Section)
@@ -101,7 +92,7 @@ func readELFSymbols(syms, runt *elfsafe.File, dem demangler, dynamic bool) ([]sy
 		if sec.Type == elf.SHT_NOBITS && runt != syms && idx < len(runt.Sections) {
 			sec = runt.Sections[idx]
 		}
-		if isLabel && !strings.Contains(sec.Name, "text") && !strings.Contains(sec.Name, "data") {
+		if elf.ST_TYPE(s.Info) == elf.STT_NOTYPE && !strings.Contains(sec.Name, "text") && !strings.Contains(sec.Name, "data") {
 			continue
 		}
 		addr := fileOffset(s.Value, sec.Addr, sec.Offset)
@@ -111,7 +102,7 @@ func readELFSymbols(syms, runt *elfsafe.File, dem demangler, dynamic bool) ([]sy
 			name:  s.Name,
 			dem:   lazyDemangler(lazy, s.Name),
 			bind:  elf.ST_BIND(s.Info),
-			ifunc: typ == elf.STT_GNU_IFUNC,
+			ifunc: elf.ST_TYPE(s.Info) == elf.STT_GNU_IFUNC,
 		})
 	}
 	return out, nil
@@ -278,3 +269,21 @@ func buildIDEqual(file, recorded []byte) bool {
 
 // ntGNUBuildID is NT_GNU_BUILD_ID.
 const ntGNUBuildID = 3
+
+// perfKeeps reports whether perf's dso__load_sym keeps an ELF symbol: a
+// named, defined function (elf_sym__is_function), object or label
+// (elf_sym__is_label: not absolute, and not hidden or internal, such as
+// annobin's notes).
+func perfKeeps(s *elf.Symbol) bool {
+	if s.Name == "" || s.Section == elf.SHN_UNDEF {
+		return false
+	}
+	switch elf.ST_TYPE(s.Info) {
+	case elf.STT_FUNC, elf.STT_GNU_IFUNC, elf.STT_OBJECT:
+		return true
+	case elf.STT_NOTYPE:
+		vis := elf.ST_VISIBILITY(s.Other)
+		return s.Section != elf.SHN_ABS && vis != elf.STV_HIDDEN && vis != elf.STV_INTERNAL
+	}
+	return false
+}

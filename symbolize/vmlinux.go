@@ -119,14 +119,7 @@ func vmlinuxSymbols(f *elfsafe.File, text *elf.Section, dem demangler) ([]symbol
 		if sym.Name == "_text" {
 			ref = sym.Value
 		}
-		typ := elf.ST_TYPE(sym.Info)
-		named := sym.Name != "" && sym.Section != elf.SHN_UNDEF
-		isFunc := (typ == elf.STT_FUNC || typ == elf.STT_GNU_IFUNC) && named
-		isObject := typ == elf.STT_OBJECT && named
-		vis := elf.ST_VISIBILITY(sym.Other)
-		isLabel := typ == elf.STT_NOTYPE && named && sym.Section != elf.SHN_ABS &&
-			vis != elf.STV_HIDDEN && vis != elf.STV_INTERNAL
-		if !isLabel && !isFunc && !isObject {
+		if !perfKeeps(sym) {
 			continue
 		}
 		idx := int(sym.Section)
@@ -143,7 +136,7 @@ func vmlinuxSymbols(f *elfsafe.File, text *elf.Section, dem demangler) ([]symbol
 			name:  sym.Name,
 			dem:   lazyDemangler(lazy, sym.Name),
 			bind:  elf.ST_BIND(sym.Info),
-			ifunc: typ == elf.STT_GNU_IFUNC,
+			ifunc: elf.ST_TYPE(sym.Info) == elf.STT_GNU_IFUNC,
 		})
 	}
 	return out, ref, nil
