@@ -42,7 +42,7 @@ func openSession(ctx context.Context, o *CommonOptions, so session.Options) (*ru
 	so.Symbolize.MapsDir = o.Maps
 	so.Symbolize.BuildIDDir = buildIDDir(o)
 	so.Symbolize.NoDemangle = o.NoDemangle
-	so.Symbolize.NoInline = o.NoInline
+	so.Symbolize.NoInline = so.Symbolize.NoInline || o.NoInline // a command may ask for it
 	if so.Symbolize.Compat.Version == "" {
 		so.Symbolize.Compat = o.dialect()
 	}

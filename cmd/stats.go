@@ -66,7 +66,7 @@ func statsRun(ctx context.Context, opts *StatsOptions) error {
 	// Frames are counted as the callchains hold them: inline rows, which
 	// always resolve, would only raise the share of resolved frames, and
 	// expanding them was 40 % of stats' CPU in the 7.3 dialect.
-	opts.Common.NoInline = true
+	so.Symbolize.NoInline = true
 	p, err := openSession(ctx, &opts.Common, so)
 	if err != nil {
 		return err

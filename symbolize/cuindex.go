@@ -33,42 +33,46 @@ type cuSpan struct {
 // newCUIndex reads the unit DIEs of d. A unit that does not read (an
 // error or a panic of the dwarf package) ends the index there, as it ends
 // SeekPC's search: later units are never found.
-func newCUIndex(d *dwarf.Data) (ix *cuIndex) {
-	ix = &cuIndex{}
-	defer func() {
-		if recover() != nil {
-			ix.finish()
-		}
-	}()
+func newCUIndex(d *dwarf.Data) *cuIndex {
 	r := d.Reader()
-	for unit := 0; ; unit++ {
-		if !ix.addUnit(d, r, unit) {
-			break
+	return indexUnits(func(unit int) (*dwarf.Data, *dwarf.Reader) {
+		if unit > 0 {
+			// On a unit DIE, SkipChildren moves to the next unit
+			// without reading the children (but the last unit's).
+			r.SkipChildren()
 		}
-		// On a unit DIE, SkipChildren moves to the next unit without
-		// reading the children (but the last unit's).
-		r.SkipChildren()
-	}
-	if ix.fallback {
-		return &cuIndex{fallback: true}
-	}
-	ix.finish()
-	return ix
+		return d, r
+	})
 }
 
 // newSplitIndex is newCUIndex over a file read unit by unit: each unit's
 // dwarf.Data is made for its DIE and dropped (a lookup makes it again),
 // so the abbreviation tables of the units never looked up are not kept.
-func newSplitIndex(du *dwarfUnits) (ix *cuIndex) {
+func newSplitIndex(du *dwarfUnits) *cuIndex {
+	return indexUnits(func(unit int) (*dwarf.Data, *dwarf.Reader) {
+		if unit >= len(du.units) {
+			return nil, nil
+		}
+		d, err := du.make(unit)
+		if err != nil {
+			return nil, nil
+		}
+		return d, d.Reader()
+	})
+}
+
+// indexUnits indexes the units that next gives, in section order: the
+// data of unit i and a reader at its DIE, nil past the last.
+func indexUnits(next func(unit int) (*dwarf.Data, *dwarf.Reader)) (ix *cuIndex) {
 	ix = &cuIndex{}
 	defer func() {
 		if recover() != nil {
 			ix.finish()
 		}
 	}()
-	for unit := range du.units {
-		d, err := du.make(unit)
-		if err != nil || !ix.addUnit(d, d.Reader(), unit) {
+	for unit := 0; ; unit++ {
+		d, r := next(unit)
+		if d == nil || !ix.addUnit(d, r, unit) {
 			break
 		}
 	}

@@ -147,7 +147,3 @@ func (w *watch) restore() {
 	}
 	debug.SetMemoryLimit(w.prev)
 }
-
-// lifted reports whether the runtime has no soft memory limit (its
-// default), as after the policy lifted it.
-func lifted() bool { return debug.SetMemoryLimit(-1) == math.MaxInt64 }

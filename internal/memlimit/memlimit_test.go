@@ -65,3 +65,7 @@ func TestEnvironmentChooses(t *testing.T) {
 		stop()
 	}
 }
+
+// lifted reports whether the runtime has no soft memory limit (its
+// default), as after the policy lifted it.
+func lifted() bool { return debug.SetMemoryLimit(-1) == math.MaxInt64 }
